@@ -1,0 +1,88 @@
+/**
+ * Operator commands: npm run --silent cli -- <command>
+ *   stores create --name NAME [--json]     a store and one API key per environment
+ *   stores list [--json]
+ *   keys create --store ID --mode test|prod
+ *   keys revoke --key KEY_ID
+ *   db migrate                              apply pending migrations
+ * Uses DATA_DIR / DATABASE_URL like the server; the embedded database must not be open
+ * in a running server at the same time.
+ */
+import { parseArgs } from 'node:util';
+import { loadConfig } from './config.js';
+import { DataDirInUseError } from './db/data-dir-lock.js';
+import { openDatabase, type Database } from './db/database.js';
+import { migrate } from './db/migrate.js';
+import { AppError } from './lib/errors.js';
+import { createApiKey, createStore, listStores, revokeApiKey } from './modules/stores/stores.service.js';
+import { databaseOptions } from './service.js';
+
+const USAGE = `usage:
+  cli stores create --name NAME [--json]
+  cli stores list [--json]
+  cli keys create --store STORE_ID --mode test|prod
+  cli keys revoke --key KEY_ID
+  cli db migrate`;
+
+async function withDatabase<T>(fn: (db: Database) => Promise<T>): Promise<T> {
+  const db = await openDatabase(databaseOptions(loadConfig()));
+  try {
+    await migrate(db);
+    return await fn(db);
+  } finally {
+    await db.close();
+  }
+}
+
+export async function runCli(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { name: { type: 'string' }, json: { type: 'boolean' }, store: { type: 'string' }, mode: { type: 'string' }, key: { type: 'string' } },
+  });
+  const command = positionals.join(' ');
+  const print = (obj: unknown, text: string) => console.log(values.json ? JSON.stringify(obj, null, 2) : text);
+  switch (command) {
+    case 'stores create': {
+      const store = await withDatabase((db) => createStore(db.prisma, { name: values.name }));
+      print(store, `Store ${store.id} (${store.name})\n  test key: ${store.test_api_key}\n  prod key: ${store.prod_api_key}\nKeys are shown once; keep them safe.`);
+      return 0;
+    }
+    case 'stores list': {
+      const stores = await withDatabase((db) => listStores(db.prisma));
+      print(stores, stores.map((s) => `${s.id}  ${s.name}  keys: ${s.keys.map((k) => `${k.prefix}…${k.revoked ? ' (revoked)' : ''}`).join(', ')}`).join('\n') || 'no stores');
+      return 0;
+    }
+    case 'keys create': {
+      if (!values.store || (values.mode !== 'test' && values.mode !== 'prod')) break;
+      const key = await withDatabase((db) => createApiKey(db.prisma, values.store!, values.mode as 'test' | 'prod'));
+      print(key, `${key.mode} key ${key.id}: ${key.key}`);
+      return 0;
+    }
+    case 'keys revoke': {
+      if (!values.key) break;
+      const result = await withDatabase((db) => revokeApiKey(db.prisma, values.key!, new Date()));
+      print(result, `revoked ${result.id}`);
+      return 0;
+    }
+    case 'db migrate': {
+      const applied = await withDatabase((db) => migrate(db));
+      print({ applied }, applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
+      return 0;
+    }
+  }
+  console.error(USAGE);
+  return 2;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  runCli(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err) => {
+      if (err instanceof DataDirInUseError) console.error(err.message);
+      else if (err instanceof AppError) console.error(err.messages().join('\n'));
+      else console.error(err);
+      process.exit(1);
+    },
+  );
+}

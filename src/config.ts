@@ -1,0 +1,43 @@
+import path from 'node:path';
+
+/** Everything the service reads from its environment, in one place (see the README's table). */
+export interface Config {
+  host: string;
+  port: number;
+  testPort: number;
+  /** Embedded PGlite data directory; used when databaseUrl is absent. */
+  dataDir: string;
+  /** PostgreSQL connection string; switches from the embedded database to a server. */
+  databaseUrl: string | undefined;
+  /** Public base addresses used in links the service hands out (product_url, checkout_url). */
+  publicUrl: string;
+  testPublicUrl: string;
+  logLevel: string;
+  /** Maximum JSON request body. */
+  bodyLimit: string;
+}
+
+function intFrom(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`${name} must be a port number, got "${value}"`);
+  return n;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const host = env.HOST || '127.0.0.1';
+  const port = intFrom('PORT', env.PORT, 8080);
+  const testPort = intFrom('TEST_PORT', env.TEST_PORT, 8081);
+  const linkHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  return {
+    host,
+    port,
+    testPort,
+    dataDir: path.resolve(env.DATA_DIR || './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    publicUrl: (env.PUBLIC_URL || `http://${linkHost}:${port}`).replace(/\/$/, ''),
+    testPublicUrl: (env.TEST_PUBLIC_URL || `http://${linkHost}:${testPort}`).replace(/\/$/, ''),
+    logLevel: env.LOG_LEVEL || 'info',
+    bodyLimit: env.BODY_LIMIT || '256kb',
+  };
+}

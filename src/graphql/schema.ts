@@ -1,0 +1,5 @@
+import { builder } from './builder.js';
+import '../modules/products/products.graphql.js';
+import '../modules/customers/customers.graphql.js';
+
+export const schema = builder.toSchema({ sortSchema: true });

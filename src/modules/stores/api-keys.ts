@@ -1,0 +1,71 @@
+import type { PrismaClient } from '../../generated/prisma/client.js';
+import type { Mode } from '../../generated/prisma/enums.js';
+import { AppError } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { randomBase62, sha256Hex } from '../../lib/secrets.js';
+
+/** Keys carry their environment in the prefix so a person can tell them apart at a glance. */
+const KEY_PREFIX: Record<Mode, string> = { test: 'sk_test_', prod: 'sk_prod_' };
+
+export interface IssuedKey {
+  id: string;
+  mode: Mode;
+  /** The full key: shown once, never stored. */
+  key: string;
+}
+
+export async function issueApiKey(db: Pick<PrismaClient, 'apiKey'>, storeId: string, mode: Mode): Promise<IssuedKey> {
+  const key = KEY_PREFIX[mode] + randomBase62(40);
+  const id = newId('apiKey');
+  await db.apiKey.create({ data: { id, storeId, mode, prefix: key.slice(0, 14), hash: sha256Hex(key) } });
+  return { id, mode, key };
+}
+
+export interface Caller {
+  storeId: string;
+  mode: Mode;
+}
+
+interface CachedKey {
+  caller: Caller | null;
+  expires: number;
+}
+
+/**
+ * Resolves an `x-api-key` to its store. Answers are cached for a few seconds because every
+ * request authenticates and the hash lookup would otherwise double the database round trips
+ * of a simple read; a revoked key stops working within CACHE_MS.
+ */
+export class ApiKeyAuthenticator {
+  private static readonly CACHE_MS = 5_000;
+  private static readonly CACHE_MAX = 10_000;
+  private readonly cache = new Map<string, CachedKey>();
+
+  constructor(private readonly db: Pick<PrismaClient, 'apiKey'>) {}
+
+  /** Throws 401 for a missing key and 403 for an unknown, revoked or other-environment key. */
+  async authenticate(rawKey: string | undefined, listenerMode: Mode): Promise<Caller> {
+    if (!rawKey) throw new AppError('unauthenticated', 'Missing API key: send it in the x-api-key header');
+    const caller = await this.lookup(rawKey);
+    if (!caller) throw new AppError('forbidden', 'Invalid API key');
+    if (caller.mode !== listenerMode) {
+      throw new AppError(
+        'forbidden',
+        `This is a ${caller.mode} API key; it works only against the ${caller.mode} address, not the ${listenerMode} one`,
+      );
+    }
+    return caller;
+  }
+
+  private async lookup(rawKey: string): Promise<Caller | null> {
+    const hash = sha256Hex(rawKey);
+    const now = Date.now();
+    const hit = this.cache.get(hash);
+    if (hit && hit.expires > now) return hit.caller;
+    const row = await this.db.apiKey.findUnique({ where: { hash }, select: { storeId: true, mode: true, revokedAt: true } });
+    const caller = row && !row.revokedAt ? { storeId: row.storeId, mode: row.mode } : null;
+    if (this.cache.size >= ApiKeyAuthenticator.CACHE_MAX) this.cache.clear();
+    this.cache.set(hash, { caller, expires: now + ApiKeyAuthenticator.CACHE_MS });
+    return caller;
+  }
+}

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import type { PrismaClient } from '../../generated/prisma/client.js';
+import { AppError } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { parseInput } from '../../lib/validation.js';
+import { issueApiKey } from './api-keys.js';
+
+export const createStoreSchema = z.object({ name: z.string().trim().min(1).max(200) });
+
+export interface CreatedStore {
+  id: string;
+  name: string;
+  created_at: string;
+  test_api_key: string;
+  prod_api_key: string;
+}
+
+/** A store with one key per environment. Operator action (CLI), so it takes the database, not a request context. */
+export async function createStore(db: PrismaClient, raw: unknown): Promise<CreatedStore> {
+  const input = parseInput(createStoreSchema, raw);
+  return db.$transaction(async (tx) => {
+    const store = await tx.store.create({ data: { id: newId('store'), name: input.name } });
+    const test = await issueApiKey(tx, store.id, 'test');
+    const prod = await issueApiKey(tx, store.id, 'prod');
+    return { id: store.id, name: store.name, created_at: store.createdAt.toISOString(), test_api_key: test.key, prod_api_key: prod.key };
+  });
+}
+
+export async function listStores(db: PrismaClient) {
+  const stores = await db.store.findMany({ orderBy: { id: 'asc' }, include: { apiKeys: true } });
+  return stores.map((s) => ({
+    id: s.id,
+    name: s.name,
+    created_at: s.createdAt.toISOString(),
+    keys: s.apiKeys.map((k) => ({ id: k.id, mode: k.mode, prefix: k.prefix, revoked: k.revokedAt !== null })),
+  }));
+}
+
+export async function createApiKey(db: PrismaClient, storeId: string, mode: 'test' | 'prod') {
+  const store = await db.store.findUnique({ where: { id: storeId } });
+  if (!store) throw new AppError('not_found', `Store ${storeId} not found`);
+  return issueApiKey(db, storeId, mode);
+}
+
+export async function revokeApiKey(db: PrismaClient, keyId: string, now: Date) {
+  const key = await db.apiKey.findUnique({ where: { id: keyId } });
+  if (!key) throw new AppError('not_found', `API key ${keyId} not found`);
+  await db.apiKey.update({ where: { id: keyId }, data: { revokedAt: key.revokedAt ?? now } });
+  return { id: key.id, revoked: true };
+}

@@ -1,0 +1,61 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { openDatabase, type Database } from './db/database.js';
+import { migrate } from './db/migrate.js';
+import { systemClock, type Clock } from './lib/clock.js';
+import type { Logger } from './logger.js';
+import { ApiKeyAuthenticator } from './modules/stores/api-keys.js';
+
+export interface RunningService {
+  db: Database;
+  prodUrl: string;
+  testUrl: string;
+  close(): Promise<void>;
+}
+
+export function databaseOptions(config: Pick<Config, 'databaseUrl' | 'dataDir'>) {
+  return config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir };
+}
+
+function listen(app: ReturnType<typeof buildApp>, host: string, port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host);
+    server.once('listening', () => resolve(server));
+    server.once('error', reject);
+  });
+}
+
+/**
+ * Opens the database, applies pending migrations and serves the two listeners. The caller
+ * may pass an already open database (tests) and a clock.
+ */
+export async function startService(options: { config: Config; logger: Logger; db?: Database; clock?: Clock }): Promise<RunningService> {
+  const { config, logger } = options;
+  const db = options.db ?? (await openDatabase(databaseOptions(config)));
+  const servers: Server[] = [];
+  try {
+    const applied = await migrate(db);
+    if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
+    const shared = { db: db.prisma, clock: options.clock ?? systemClock, config, logger, authenticator: new ApiKeyAuthenticator(db.prisma) };
+    servers.push(await listen(buildApp({ ...shared, mode: 'prod' }), config.host, config.port));
+    servers.push(await listen(buildApp({ ...shared, mode: 'test' }), config.host, config.testPort));
+  } catch (err) {
+    await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+    if (!options.db) await db.close();
+    throw err;
+  }
+  const url = (s: Server) => `http://${config.host}:${(s.address() as AddressInfo).port}`;
+  return {
+    db,
+    prodUrl: url(servers[0]!),
+    testUrl: url(servers[1]!),
+    async close() {
+      await Promise.all(
+        servers.map((s) => new Promise<void>((resolve) => { s.close(() => resolve()); s.closeAllConnections(); })),
+      );
+      if (!options.db) await db.close();
+    },
+  };
+}
