@@ -17,15 +17,17 @@ export interface AppOptions {
   mode: Mode;
   db: PrismaClient;
   clock: Clock;
-  config: Pick<Config, 'bodyLimit' | 'publicUrl' | 'testPublicUrl'>;
+  config: Pick<Config, 'bodyLimit'>;
+  /** Public base URL of this listener, for links the service hands out. */
+  baseUrl: string;
   logger: Logger;
   authenticator: ApiKeyAuthenticator;
 }
 
 /** One listener's application: the listener decides the environment (test or prod). */
 export function buildApp(options: AppOptions): Express {
-  const { mode, db, clock, config, logger, authenticator } = options;
-  const env: ListenerEnv = { db, mode, clock, authenticator, baseUrl: mode === 'test' ? config.testPublicUrl : config.publicUrl };
+  const { mode, db, clock, config, logger, authenticator, baseUrl } = options;
+  const env: ListenerEnv = { db, mode, clock, authenticator, baseUrl };
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);

@@ -9,9 +9,12 @@ export interface Config {
   dataDir: string;
   /** PostgreSQL connection string; switches from the embedded database to a server. */
   databaseUrl: string | undefined;
-  /** Public base addresses used in links the service hands out (product_url, checkout_url). */
-  publicUrl: string;
-  testPublicUrl: string;
+  /**
+   * Public base addresses used in links the service hands out (product_url, checkout_url).
+   * Unset = the address each listener actually bound.
+   */
+  publicUrl: string | undefined;
+  testPublicUrl: string | undefined;
   logLevel: string;
   /** Maximum JSON request body. */
   bodyLimit: string;
@@ -28,15 +31,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = env.HOST || '127.0.0.1';
   const port = intFrom('PORT', env.PORT, 8080);
   const testPort = intFrom('TEST_PORT', env.TEST_PORT, 8081);
-  const linkHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
   return {
     host,
     port,
     testPort,
     dataDir: path.resolve(env.DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || undefined,
-    publicUrl: (env.PUBLIC_URL || `http://${linkHost}:${port}`).replace(/\/$/, ''),
-    testPublicUrl: (env.TEST_PUBLIC_URL || `http://${linkHost}:${testPort}`).replace(/\/$/, ''),
+    publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/$/, '') : undefined,
+    testPublicUrl: env.TEST_PUBLIC_URL ? env.TEST_PUBLIC_URL.replace(/\/$/, '') : undefined,
     logLevel: env.LOG_LEVEL || 'info',
     bodyLimit: env.BODY_LIMIT || '256kb',
   };

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
@@ -19,12 +19,19 @@ export function databaseOptions(config: Pick<Config, 'databaseUrl' | 'dataDir'>)
   return config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir };
 }
 
-function listen(app: ReturnType<typeof buildApp>, host: string, port: number): Promise<Server> {
+function listen(host: string, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host);
+    const server = createServer();
     server.once('listening', () => resolve(server));
     server.once('error', reject);
+    server.listen(port, host);
   });
+}
+
+function addressOf(server: Server): string {
+  const { address, port } = server.address() as AddressInfo;
+  const host = address === '0.0.0.0' || address === '::' ? 'localhost' : address.includes(':') ? `[${address}]` : address;
+  return `http://${host}:${port}`;
 }
 
 /**
@@ -39,18 +46,21 @@ export async function startService(options: { config: Config; logger: Logger; db
     const applied = await migrate(db);
     if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
     const shared = { db: db.prisma, clock: options.clock ?? systemClock, config, logger, authenticator: new ApiKeyAuthenticator(db.prisma) };
-    servers.push(await listen(buildApp({ ...shared, mode: 'prod' }), config.host, config.port));
-    servers.push(await listen(buildApp({ ...shared, mode: 'test' }), config.host, config.testPort));
+    // Bind first, so links can name the real port when the port was chosen by the system (0).
+    servers.push(await listen(config.host, config.port));
+    servers.push(await listen(config.host, config.testPort));
+    const [prod, test] = servers as [Server, Server];
+    prod.on('request', buildApp({ ...shared, mode: 'prod', baseUrl: config.publicUrl ?? addressOf(prod) }));
+    test.on('request', buildApp({ ...shared, mode: 'test', baseUrl: config.testPublicUrl ?? addressOf(test) }));
   } catch (err) {
     await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
     if (!options.db) await db.close();
     throw err;
   }
-  const url = (s: Server) => `http://${config.host}:${(s.address() as AddressInfo).port}`;
   return {
     db,
-    prodUrl: url(servers[0]!),
-    testUrl: url(servers[1]!),
+    prodUrl: addressOf(servers[0]!),
+    testUrl: addressOf(servers[1]!),
     async close() {
       await Promise.all(
         servers.map((s) => new Promise<void>((resolve) => { s.close(() => resolve()); s.closeAllConnections(); })),

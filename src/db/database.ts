@@ -1,5 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.js';
@@ -10,8 +11,8 @@ export type Prisma = PrismaClient;
 export interface Database {
   prisma: PrismaClient;
   kind: 'embedded' | 'postgres';
-  /** A fresh adapter factory for the schema engine (migrations). */
-  migrationAdapter(): SqlMigrationAwareDriverAdapterFactory;
+  /** Runs `fn` with an adapter factory for the schema engine (migrations), released afterwards. */
+  withMigrationAdapter<T>(fn: (adapter: SqlMigrationAwareDriverAdapterFactory) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -27,7 +28,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return {
       prisma,
       kind: 'postgres',
-      migrationAdapter: () => new PrismaPg({ connectionString: options.databaseUrl, max: 2 }),
+      async withMigrationAdapter(fn) {
+        // An owned pool, ended afterwards: the engine does not close its connections, and a
+        // lingering one would, for example, keep a template database busy.
+        const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 2 });
+        try {
+          return await fn(new PrismaPg(pool));
+        } finally {
+          await pool.end();
+        }
+      },
       close: () => prisma.$disconnect(),
     };
   }
@@ -39,7 +49,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return {
       prisma,
       kind: 'embedded',
-      migrationAdapter: () => new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory,
+      withMigrationAdapter: (fn) => fn(new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory),
       close: async () => {
         await prisma.$disconnect();
         await pglite.close();

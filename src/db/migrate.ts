@@ -7,14 +7,16 @@ export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.met
 
 /** Apply every migration not yet applied; idempotent. Returns the names applied now. */
 export async function migrate(db: Database, dir = MIGRATIONS_DIR): Promise<string[]> {
-  const engine = await openSchemaEngine(db.migrationAdapter());
-  try {
-    const { appliedMigrationNames } = await engine.applyMigrations({
-      migrationsList: readMigrationsList(dir),
-      filters: NO_FILTERS,
-    });
-    return appliedMigrationNames;
-  } finally {
-    engine.free();
-  }
+  return db.withMigrationAdapter(async (adapter) => {
+    const engine = await openSchemaEngine(adapter);
+    try {
+      const { appliedMigrationNames } = await engine.applyMigrations({
+        migrationsList: readMigrationsList(dir),
+        filters: NO_FILTERS,
+      });
+      return appliedMigrationNames;
+    } finally {
+      engine.free();
+    }
+  });
 }

@@ -1,0 +1,92 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lockDataDir } from '../src/db/data-dir-lock.js';
+import { openDatabase } from '../src/db/database.js';
+import { sha256Hex } from '../src/lib/secrets.js';
+import { openTestDatabase, type TestDatabase } from './support/database.js';
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, '..');
+const tsx = path.join(root, 'node_modules/.bin/tsx');
+
+function cli(args: string[], env: Record<string, string | undefined>) {
+  const { DATABASE_URL: _ignored, ...rest } = process.env;
+  return run(tsx, ['src/cli.ts', ...args], { cwd: root, env: { ...rest, ...env } as NodeJS.ProcessEnv }).then(
+    (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+  );
+}
+
+describe('operator CLI on the embedded database', () => {
+  let dataDir: string;
+  beforeAll(() => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'billing-cli-'));
+  });
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('creates a store and prints its keys once; only their hashes are stored', async () => {
+    const res = await cli(['stores', 'create', '--name', 'Acme', '--json'], { DATA_DIR: dataDir });
+    expect(res.code, res.stderr).toBe(0);
+    const store = JSON.parse(res.stdout);
+    expect(store).toMatchObject({ id: expect.stringMatching(/^sto_/), name: 'Acme' });
+    expect(store.test_api_key).toMatch(/^sk_test_/);
+    expect(store.prod_api_key).toMatch(/^sk_prod_/);
+
+    const db = await openDatabase({ dataDir });
+    try {
+      const keys = await db.prisma.apiKey.findMany({ where: { storeId: store.id } });
+      expect(keys.map((k) => k.hash).sort()).toEqual([sha256Hex(store.test_api_key), sha256Hex(store.prod_api_key)].sort());
+      expect(JSON.stringify(keys)).not.toContain(store.test_api_key);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('refuses clearly, and changes nothing, while another process holds the data directory', async () => {
+    const release = lockDataDir(dataDir);
+    try {
+      const res = await cli(['stores', 'create', '--name', 'Second', '--json'], { DATA_DIR: dataDir });
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain(`is in use by process ${process.pid}`);
+      const server = await run(tsx, ['src/server.ts'], { cwd: root, env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: '0', TEST_PORT: '0' } }).catch((e) => e);
+      expect(server.code).toBe(1);
+      expect(server.stderr).toContain('Cannot start: The embedded database');
+    } finally {
+      release();
+    }
+    const list = await cli(['stores', 'list', '--json'], { DATA_DIR: dataDir });
+    expect(JSON.parse(list.stdout).map((s: { name: string }) => s.name)).toEqual(['Acme']);
+  });
+
+  it('takes over a lock left by a process that no longer exists', async () => {
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(path.join(dataDir, 'service.pid'), '999999');
+    const res = await cli(['stores', 'list', '--json'], { DATA_DIR: dataDir });
+    expect(res.code, res.stderr).toBe(0);
+  });
+
+  it('prints usage and exits 2 for an unknown command', async () => {
+    const res = await cli(['stores', 'explode'], { DATA_DIR: dataDir });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('usage:');
+  });
+});
+
+describe.runIf(process.env.DATABASE_URL)('operator CLI on PostgreSQL', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await openTestDatabase();
+  });
+  afterAll(() => db?.close());
+
+  it('creates a store in the database DATABASE_URL names', async () => {
+    const res = await cli(['stores', 'create', '--name', 'PgStore', '--json'], { DATABASE_URL: db.url });
+    expect(res.code, res.stderr).toBe(0);
+    const store = JSON.parse(res.stdout);
+    expect(await db.prisma.store.findUnique({ where: { id: store.id } })).toMatchObject({ name: 'PgStore' });
+  });
+});

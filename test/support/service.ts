@@ -1,0 +1,51 @@
+import type { Clock } from '../../src/lib/clock.js';
+import { createLogger } from '../../src/logger.js';
+import { createStore, type CreatedStore } from '../../src/modules/stores/stores.service.js';
+import { startService, type RunningService } from '../../src/service.js';
+import { loadConfig } from '../../src/config.js';
+import { openTestDatabase, type TestDatabase } from './database.js';
+
+export interface TestService extends RunningService {
+  db: TestDatabase;
+  /** A new store with its two keys, created through the CLI's code path. */
+  createStore(name?: string): Promise<CreatedStore>;
+}
+
+/** The real service (both listeners, migrations, auth) on free ports over a fresh database. */
+export async function startTestService(options: { clock?: Clock } = {}): Promise<TestService> {
+  const db = await openTestDatabase();
+  const config = { ...loadConfig({ HOST: '127.0.0.1', PORT: '0', TEST_PORT: '0' }), bodyLimit: '64kb' };
+  const service = await startService({ config, logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), db, clock: options.clock });
+  return {
+    ...service,
+    db,
+    createStore: (name = 'Test store') => createStore(db.prisma, { name }),
+    async close() {
+      await service.close();
+      await db.close();
+    },
+  };
+}
+
+/** fetch with the API key and JSON body handled. */
+export function api(baseUrl: string, key: string | undefined) {
+  return async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(baseUrl + path, {
+      method,
+      headers: {
+        ...(key ? { 'x-api-key': key } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let json: any;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, headers: res.headers, json, text };
+  };
+}
