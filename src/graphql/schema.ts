@@ -1,4 +1,5 @@
 import { builder } from './builder.js';
+import '../modules/stores/stores.graphql.js';
 import '../modules/products/products.graphql.js';
 import '../modules/customers/customers.graphql.js';
 

@@ -87,6 +87,11 @@ describe('GraphQL /graphql', () => {
     expect(introspection.data.__schema.queryType.name).toBe('Query');
   });
 
+  it('tells which store and environment the key belongs to', async () => {
+    const res = await gql(`{ store { id name } mode }`);
+    expect(res.data).toEqual({ store: { id: expect.stringMatching(/^sto_/), name: 'Acme' }, mode: 'test' });
+  });
+
   it('serves GraphiQL to a browser without loading anything from a CDN', async () => {
     const res = await fetch(`${service.testUrl}/graphql`, { headers: { accept: 'text/html' } });
     expect(res.status).toBe(200);

@@ -1,0 +1,22 @@
+import { builder, ModeEnum } from '../../graphql/builder.js';
+
+builder.prismaObject('Store', {
+  fields: (t) => ({
+    id: t.exposeString('id'),
+    name: t.exposeString('name'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  store: t.prismaField({
+    type: 'Store',
+    description: 'The store the API key belongs to',
+    resolve: (query, _p, _a, ctx) => ctx.core.db.store.findUniqueOrThrow({ ...query, where: { id: ctx.core.storeId } }),
+  }),
+  mode: t.field({
+    type: ModeEnum,
+    description: 'The environment of this listener and key',
+    resolve: (_p, _a, ctx) => ctx.core.mode,
+  }),
+}));
