@@ -18,6 +18,8 @@ export interface Config {
   logLevel: string;
   /** Maximum JSON request body. */
   bodyLimit: string;
+  /** Serve hot reads (products) from the in-process cache kept by the database's change feed. */
+  readCache: boolean;
 }
 
 function intFrom(name: string, value: string | undefined, fallback: number): number {
@@ -41,5 +43,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     testPublicUrl: env.TEST_PUBLIC_URL ? env.TEST_PUBLIC_URL.replace(/\/$/, '') : undefined,
     logLevel: env.LOG_LEVEL || 'info',
     bodyLimit: env.BODY_LIMIT || '256kb',
+    readCache: env.READ_CACHE !== 'off',
   };
 }

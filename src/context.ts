@@ -1,5 +1,6 @@
 import type { PrismaClient } from './generated/prisma/client.js';
 import type { Mode } from './generated/prisma/enums.js';
+import type { ServiceCaches } from './caches.js';
 import type { Clock } from './lib/clock.js';
 
 /**
@@ -16,6 +17,8 @@ export interface RequestContext {
   source: 'rest' | 'graphql' | 'cli' | 'test' | 'worker';
   /** Public base URL of this environment's listener, for links handed out (product_url). */
   baseUrl: string;
+  /** Hot-read caches of a running service; absent (no caching) for the CLI and direct service calls. */
+  caches?: ServiceCaches;
 }
 
 /** The tenant filter every read and write starts from: rows of this store and environment only. */

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.js';
+import { startCaches } from './caches.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
@@ -42,10 +43,17 @@ export async function startService(options: { config: Config; logger: Logger; db
   const { config, logger } = options;
   const db = options.db ?? (await openDatabase(databaseOptions(config)));
   const servers: Server[] = [];
+  let stopCaches = async () => {};
   try {
     const applied = await migrate(db);
     if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
-    const shared = { db: db.prisma, clock: options.clock ?? systemClock, config, logger, authenticator: new ApiKeyAuthenticator(db.prisma) };
+    let caches;
+    if (config.readCache) {
+      const started = await startCaches(db);
+      caches = started.caches;
+      stopCaches = started.stop;
+    }
+    const shared = { db: db.prisma, clock: options.clock ?? systemClock, config, logger, authenticator: new ApiKeyAuthenticator(db.prisma), caches };
     // Bind first, so links can name the real port when the port was chosen by the system (0).
     servers.push(await listen(config.host, config.port));
     servers.push(await listen(config.host, config.testPort));
@@ -54,6 +62,7 @@ export async function startService(options: { config: Config; logger: Logger; db
     test.on('request', buildApp({ ...shared, mode: 'test', baseUrl: config.testPublicUrl ?? addressOf(test) }));
   } catch (err) {
     await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+    await stopCaches();
     if (!options.db) await db.close();
     throw err;
   }
@@ -65,6 +74,7 @@ export async function startService(options: { config: Config; logger: Logger; db
       await Promise.all(
         servers.map((s) => new Promise<void>((resolve) => { s.close(() => resolve()); s.closeAllConnections(); })),
       );
+      await stopCaches();
       if (!options.db) await db.close();
     },
   };

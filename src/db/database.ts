@@ -13,6 +13,12 @@ export interface Database {
   kind: 'embedded' | 'postgres';
   /** Runs `fn` with an adapter factory for the schema engine (migrations), released afterwards. */
   withMigrationAdapter<T>(fn: (adapter: SqlMigrationAwareDriverAdapterFactory) => Promise<T>): Promise<T>;
+  /**
+   * Follow a notification channel (`pg_notify(channel, payload)` sent inside write
+   * transactions, delivered at commit). `onState(false)` means messages may have been
+   * missed: the follower must forget what it derived from them. Returns an unsubscribe.
+   */
+  subscribe(channel: string, onMessage: (payload: string) => void, onState: (live: boolean) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -38,6 +44,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
           await pool.end();
         }
       },
+      subscribe: (channel, onMessage, onState) => followChannel(options.databaseUrl, channel, onMessage, onState),
       close: () => prisma.$disconnect(),
     };
   }
@@ -50,6 +57,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       prisma,
       kind: 'embedded',
       withMigrationAdapter: (fn) => fn(new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory),
+      // The embedded database belongs to this process alone, so every write is local and
+      // local invalidation is complete: the feed is live from the start.
+      subscribe: async (_channel, _onMessage, onState) => {
+        onState(true);
+        return async () => onState(false);
+      },
       close: async () => {
         await prisma.$disconnect();
         await pglite.close();
@@ -60,4 +73,47 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     release();
     throw err;
   }
+}
+
+/** LISTEN on a dedicated connection, reconnecting after failures; reports when it is (not) live. */
+async function followChannel(
+  databaseUrl: string,
+  channel: string,
+  onMessage: (payload: string) => void,
+  onState: (live: boolean) => void,
+): Promise<() => Promise<void>> {
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+
+  const connect = async () => {
+    const c = new pg.Client({ connectionString: databaseUrl });
+    c.on('notification', (n) => n.channel === channel && onMessage(n.payload ?? ''));
+    c.on('error', () => lost(c));
+    c.on('end', () => lost(c));
+    try {
+      await c.connect();
+      await c.query(`LISTEN "${channel}"`);
+      if (stopped) return void (await c.end());
+      client = c;
+      onState(true);
+    } catch {
+      lost(c);
+    }
+  };
+  const lost = (c: pg.Client) => {
+    if (client && client !== c) return;
+    client = undefined;
+    onState(false);
+    c.end().catch(() => {});
+    if (!stopped && !retry) retry = setTimeout(() => ((retry = undefined), void connect()), 1_000);
+  };
+
+  await connect();
+  return async () => {
+    stopped = true;
+    if (retry) clearTimeout(retry);
+    onState(false);
+    await client?.end().catch(() => {});
+  };
 }

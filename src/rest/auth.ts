@@ -4,6 +4,7 @@ import type { Clock } from '../lib/clock.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { RequestContext } from '../context.js';
 import type { ApiKeyAuthenticator } from '../modules/stores/api-keys.js';
+import type { ServiceCaches } from '../caches.js';
 
 export interface ListenerEnv {
   db: PrismaClient;
@@ -11,12 +12,13 @@ export interface ListenerEnv {
   clock: Clock;
   baseUrl: string;
   authenticator: ApiKeyAuthenticator;
+  caches?: ServiceCaches;
 }
 
 /** Builds the request context of a caller; shared by the REST middleware and the GraphQL context factory. */
 export async function authenticate(env: ListenerEnv, apiKey: string | undefined, traceId: string, source: RequestContext['source']): Promise<RequestContext> {
   const caller = await env.authenticator.authenticate(apiKey, env.mode);
-  return { db: env.db, storeId: caller.storeId, mode: caller.mode, clock: env.clock, traceId, source, baseUrl: env.baseUrl };
+  return { db: env.db, storeId: caller.storeId, mode: caller.mode, clock: env.clock, traceId, source, baseUrl: env.baseUrl, caches: env.caches };
 }
 
 export function requireApiKey(env: ListenerEnv): RequestHandler {

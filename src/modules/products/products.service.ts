@@ -4,6 +4,7 @@ import { AppError, notFound, type FieldIssue } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { pageWindow, toPage } from '../../lib/pagination.js';
 import { parseInput } from '../../lib/validation.js';
+import { PRODUCT_CHANGES } from '../../caches.js';
 import {
   createProductSchema,
   INTERVAL_COUNT_MAX,
@@ -225,7 +226,7 @@ export async function createProduct(ctx: RequestContext, raw: unknown): Promise<
 }
 
 /** Reads take an optional Prisma selection so GraphQL can load exactly what a query asks for. */
-export async function findProduct<Q extends { include?: P.ProductInclude; select?: P.ProductSelect }>(
+export async function findProduct<Q extends { include?: P.ProductInclude; select?: P.ProductSelect; relationLoadStrategy?: P.RelationLoadStrategy }>(
   ctx: RequestContext,
   id: string,
   query?: Q,
@@ -235,8 +236,27 @@ export async function findProduct<Q extends { include?: P.ProductInclude; select
   return row;
 }
 
+const cacheKey = (ctx: RequestContext, id: string) => `${ctx.storeId}:${ctx.mode}:${id}`;
+
+/**
+ * The hottest read (integrations and checkout pages fetch products constantly): served
+ * from the process cache when the service runs one, else one statement with lateral joins.
+ */
 export async function getProduct(ctx: RequestContext, id: string): Promise<ProductWithRelations> {
-  return findProduct(ctx, id, { include: PRODUCT_INCLUDE }) as Promise<ProductWithRelations>;
+  const load = () => findProduct(ctx, id, { include: PRODUCT_INCLUDE, relationLoadStrategy: 'join' }) as Promise<ProductWithRelations>;
+  return ctx.caches ? ctx.caches.products.get(cacheKey(ctx, id), load) : load();
+}
+
+/**
+ * Every product write ends here, inside its transaction: other processes learn of the
+ * change at commit (NOTIFY), this one at once after it (see `afterProductWrite`).
+ */
+async function announceProductWrite(tx: Tx, ctx: RequestContext, id: string) {
+  await tx.$executeRaw`SELECT pg_notify(${PRODUCT_CHANGES}, ${cacheKey(ctx, id)})`;
+}
+
+function afterProductWrite(ctx: RequestContext, id: string) {
+  ctx.caches?.products.invalidate(cacheKey(ctx, id));
 }
 
 export function productListFilter(ctx: RequestContext, status?: 'active' | 'archived'): P.ProductWhereInput {
@@ -255,7 +275,7 @@ export async function searchProducts(ctx: RequestContext, raw: unknown) {
 
 export async function updateProduct(ctx: RequestContext, id: string, raw: unknown): Promise<ProductWithRelations> {
   const patch = parseInput(updateProductSchema, raw);
-  return ctx.db.$transaction(async (tx) => {
+  const updated = await ctx.db.$transaction(async (tx) => {
     const current = await tx.product.findFirst({ where: { id, ...scope(ctx) }, include: PRODUCT_INCLUDE });
     if (!current) throw notFound('Product', id);
     const problems = new IssueList();
@@ -293,6 +313,7 @@ export async function updateProduct(ctx: RequestContext, id: string, raw: unknow
       : undefined;
     const usagePrices = patch.usage_prices ? await usagePriceRows(tx, ctx, patch.usage_prices, problems) : undefined;
     problems.throwIfAny();
+    await announceProductWrite(tx, ctx, current.id);
     return tx.product.update({
       where: { id: current.id },
       data: {
@@ -305,13 +326,20 @@ export async function updateProduct(ctx: RequestContext, id: string, raw: unknow
       include: PRODUCT_INCLUDE,
     });
   });
+  afterProductWrite(ctx, updated.id);
+  return updated;
 }
 
 /** Archiving keeps the product readable (orders and subscriptions point at it) but no one can buy it any more. */
 export async function archiveProduct(ctx: RequestContext, id: string): Promise<ProductWithRelations> {
-  const current = await ctx.db.product.findFirst({ where: { id, ...scope(ctx) }, select: { id: true } });
-  if (!current) throw notFound('Product', id);
-  return ctx.db.product.update({ where: { id: current.id }, data: { status: 'archived' }, include: PRODUCT_INCLUDE });
+  const archived = await ctx.db.$transaction(async (tx) => {
+    const current = await tx.product.findFirst({ where: { id, ...scope(ctx) }, select: { id: true } });
+    if (!current) throw notFound('Product', id);
+    await announceProductWrite(tx, ctx, current.id);
+    return tx.product.update({ where: { id: current.id }, data: { status: 'archived' }, include: PRODUCT_INCLUDE });
+  });
+  afterProductWrite(ctx, archived.id);
+  return archived;
 }
 
 /** For the checkout flow: a product that can still be bought, or a 400 that says why not. */
