@@ -8,6 +8,9 @@ import { migrate } from './db/migrate.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import type { Logger } from './logger.js';
 import { ApiKeyAuthenticator } from './modules/stores/api-keys.js';
+import { purgeExpiredIdempotencyRecords } from './rest/idempotency.js';
+
+const HOUR_MS = 60 * 60 * 1000;
 
 export interface RunningService {
   db: Database;
@@ -66,11 +69,16 @@ export async function startService(options: { config: Config; logger: Logger; db
     if (!options.db) await db.close();
     throw err;
   }
+  const clock = options.clock ?? systemClock;
+  const purge = setInterval(() => {
+    purgeExpiredIdempotencyRecords(db.prisma, clock.now()).catch((err: unknown) => logger.warn({ err }, 'idempotency purge failed'));
+  }, HOUR_MS).unref();
   return {
     db,
     prodUrl: addressOf(servers[0]!),
     testUrl: addressOf(servers[1]!),
     async close() {
+      clearInterval(purge);
       await Promise.all(
         servers.map((s) => new Promise<void>((resolve) => { s.close(() => resolve()); s.closeAllConnections(); })),
       );

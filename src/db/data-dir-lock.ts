@@ -10,7 +10,8 @@ export class DataDirInUseError extends Error {
   constructor(dir: string, pid: number) {
     super(
       `The embedded database in ${dir} is in use by process ${pid}. ` +
-        'Stop that process (the server or another CLI command) first, or point DATA_DIR elsewhere.',
+        'Stop that process (the server or another CLI command) first, or point DATA_DIR elsewhere. ' +
+        `(If process ${pid} is not one of ours, delete ${path.join(dir, 'service.pid')}.)`,
     );
     this.name = 'DataDirInUseError';
   }
