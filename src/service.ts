@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.js';
-import { startCaches } from './caches.js';
+import { startCaches, type ServiceCaches } from './caches.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
@@ -44,19 +44,20 @@ function addressOf(server: Server): string {
  */
 export async function startService(options: { config: Config; logger: Logger; db?: Database; clock?: Clock }): Promise<RunningService> {
   const { config, logger } = options;
+  const clock = options.clock ?? systemClock;
   const db = options.db ?? (await openDatabase(databaseOptions(config)));
   const servers: Server[] = [];
   let stopCaches = async () => {};
   try {
     const applied = await migrate(db);
     if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
-    let caches;
+    let caches: ServiceCaches | undefined;
     if (config.readCache) {
       const started = await startCaches(db);
       caches = started.caches;
       stopCaches = started.stop;
     }
-    const shared = { db: db.prisma, clock: options.clock ?? systemClock, config, logger, authenticator: new ApiKeyAuthenticator(db.prisma), caches };
+    const shared = { db: db.prisma, clock, config, logger, authenticator: new ApiKeyAuthenticator(db.prisma), caches };
     // Bind first, so links can name the real port when the port was chosen by the system (0).
     servers.push(await listen(config.host, config.port));
     servers.push(await listen(config.host, config.testPort));
@@ -69,7 +70,6 @@ export async function startService(options: { config: Config; logger: Logger; db
     if (!options.db) await db.close();
     throw err;
   }
-  const clock = options.clock ?? systemClock;
   const purge = setInterval(() => {
     purgeExpiredIdempotencyRecords(db.prisma, clock.now()).catch((err: unknown) => logger.warn({ err }, 'idempotency purge failed'));
   }, HOUR_MS).unref();

@@ -104,6 +104,44 @@ describe('products service rules', () => {
     expect(json.features[1]).toMatchObject({ type: 'customerCredits', customer_credits: { amount: '9007199254740993', bucket_name: 'images' } });
   });
 
+  it('stores metered prices exactly for meters of the same store and environment only', async () => {
+    const meter = await db.prisma.meter.create({
+      data: { id: 'mtr_tokens', storeId: ctx.storeId, mode: ctx.mode, name: 'Tokens', eventName: 'tokens', aggregation: 'sum', aggregationProperty: 'n' },
+    });
+    const other = await db.prisma.meter.create({
+      data: { id: 'mtr_prod', storeId: ctx.storeId, mode: 'prod', name: 'Tokens', eventName: 'tokens', aggregation: 'sum', aggregationProperty: 'n' },
+    });
+    const recurring = { ...base, billing_type: 'recurring', billing_period: 'every-month' };
+    const p = await createProduct(ctx, {
+      ...recurring,
+      usage_prices: [{ meter_id: meter.id, unit_price: 0.002, free_allowance: 1000, cap: 5000, settlement_mode: 'postpaid' }],
+    });
+    expect(serializeProduct(p, ctx.baseUrl).usage_prices).toEqual([
+      expect.objectContaining({ meter_id: meter.id, unit_price: 0.002, free_allowance: 1000, cap: 5000, settlement_mode: 'postpaid', target_account: 'shared', trial_usage_mode: 'free' }),
+    ]);
+    expect(p.usagePrices[0]!.unitPrice.toString()).toBe('0.002');
+    expect(await fieldsOf(createProduct(ctx, { ...recurring, usage_prices: [{ meter_id: other.id, unit_price: 1, settlement_mode: 'prepaid' }] }))).toEqual(['usage_prices.0.meter_id']);
+  });
+
+  it('keeps the ids of features sent back on update and replaces the rest', async () => {
+    const p = await createProduct(ctx, {
+      ...base,
+      features: [{ type: 'licenseKey', description: 'Key', license_key: { activation_limit: 1 } }],
+    });
+    const keptId = p.features[0]!.id;
+    const updated = await updateProduct(ctx, p.id, {
+      features: [
+        { id: keptId, type: 'licenseKey', description: 'Key', license_key: { activation_limit: 5 } },
+        { type: 'customerCredits', description: 'Credits', customer_credits: { amount: '100' } },
+      ],
+    });
+    expect(updated.features.map((f) => [f.id === keptId, f.type, f.licenseActivationLimit])).toEqual([
+      [true, 'licenseKey', 5],
+      [false, 'customerCredits', null],
+    ]);
+    expect(await fieldsOf(updateProduct(ctx, p.id, { features: [{ id: 'feat_elsewhere', type: 'licenseKey' }] }))).toEqual(['features.0.id']);
+  });
+
   it('re-applies the rules to the whole product on update', async () => {
     const p = await createProduct(ctx, { ...base, billing_type: 'recurring', billing_period: 'custom', recurring_interval: 'week', recurring_interval_count: 2 });
     const toPreset = await updateProduct(ctx, p.id, { billing_period: 'every-six-months' });

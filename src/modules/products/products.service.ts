@@ -311,7 +311,12 @@ export async function updateProduct(ctx: RequestContext, id: string, raw: unknow
     const features = patch.features
       ? featureRows(patch.features, new Set(current.features.map((f) => f.id)), problems)
       : undefined;
-    const usagePrices = patch.usage_prices ? await usagePriceRows(tx, ctx, patch.usage_prices, problems) : undefined;
+    // Metered prices belong to subscriptions: a product turned one-time loses them.
+    const usagePrices = patch.usage_prices
+      ? await usagePriceRows(tx, ctx, patch.usage_prices, problems)
+      : billingType === 'onetime' && current.usagePrices.length
+        ? []
+        : undefined;
     problems.throwIfAny();
     await announceProductWrite(tx, ctx, current.id);
     return tx.product.update({
@@ -321,7 +326,6 @@ export async function updateProduct(ctx: RequestContext, id: string, raw: unknow
         ...(fields ? { customFields: { deleteMany: {}, create: customFieldRows(fields) } } : {}),
         ...(features ? { features: { deleteMany: {}, create: features } } : {}),
         ...(usagePrices ? { usagePrices: { deleteMany: {}, create: usagePrices } } : {}),
-        ...(billingType === 'onetime' && current.usagePrices.length ? { usagePrices: { deleteMany: {} } } : {}),
       },
       include: PRODUCT_INCLUDE,
     });
