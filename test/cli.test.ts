@@ -21,7 +21,8 @@ function cli(args: string[], env: Record<string, string | undefined>) {
   );
 }
 
-describe('operator CLI on the embedded database', () => {
+// Each case starts Node processes that open a WASM PostgreSQL: slow on a loaded 2-core machine.
+describe('operator CLI on the embedded database', { timeout: 120_000 }, () => {
   let dataDir: string;
   beforeAll(() => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'billing-cli-'));
@@ -76,7 +77,7 @@ describe('operator CLI on the embedded database', () => {
   });
 });
 
-describe.runIf(process.env.DATABASE_URL)('operator CLI on PostgreSQL', () => {
+describe.runIf(process.env.DATABASE_URL)('operator CLI on PostgreSQL', { timeout: 120_000 }, () => {
   let db: TestDatabase;
   beforeAll(async () => {
     db = await openTestDatabase();
