@@ -248,15 +248,25 @@ export async function getProduct(ctx: RequestContext, id: string): Promise<Produ
 }
 
 /**
- * Every product write ends here, inside its transaction: other processes learn of the
- * change at commit (NOTIFY), this one at once after it (see `afterProductWrite`).
+ * Every change to an existing product goes through here: the scoped lookup, then the
+ * change inside one transaction that also announces it (NOTIFY, delivered to other
+ * processes at commit), then this process's own cache entry is dropped right after commit.
  */
-async function announceProductWrite(tx: Tx, ctx: RequestContext, id: string) {
-  await tx.$executeRaw`SELECT pg_notify(${PRODUCT_CHANGES}, ${cacheKey(ctx, id)})`;
-}
-
-function afterProductWrite(ctx: RequestContext, id: string) {
-  ctx.caches?.products.invalidate(cacheKey(ctx, id));
+async function changeProduct(
+  ctx: RequestContext,
+  id: string,
+  change: (tx: Tx, current: ProductWithRelations) => Promise<ProductWithRelations>,
+): Promise<ProductWithRelations> {
+  const key = cacheKey(ctx, id);
+  const changed = await ctx.db.$transaction(async (tx) => {
+    const current = await tx.product.findFirst({ where: { id, ...scope(ctx) }, include: PRODUCT_INCLUDE });
+    if (!current) throw notFound('Product', id);
+    const result = await change(tx, current);
+    await tx.$executeRaw`SELECT pg_notify(${PRODUCT_CHANGES}, ${key})`;
+    return result;
+  });
+  ctx.caches?.products.invalidate(key);
+  return changed;
 }
 
 export function productListFilter(ctx: RequestContext, status?: 'active' | 'archived'): P.ProductWhereInput {
@@ -275,9 +285,7 @@ export async function searchProducts(ctx: RequestContext, raw: unknown) {
 
 export async function updateProduct(ctx: RequestContext, id: string, raw: unknown): Promise<ProductWithRelations> {
   const patch = parseInput(updateProductSchema, raw);
-  const updated = await ctx.db.$transaction(async (tx) => {
-    const current = await tx.product.findFirst({ where: { id, ...scope(ctx) }, include: PRODUCT_INCLUDE });
-    if (!current) throw notFound('Product', id);
+  return changeProduct(ctx, id, async (tx, current) => {
     const problems = new IssueList();
     const billingType = patch.billing_type ?? current.billingType;
     const billingPeriod = patch.billing_period ?? (patch.billing_type === 'recurring' && current.billingType === 'onetime' ? undefined : current.billingPeriod);
@@ -318,7 +326,6 @@ export async function updateProduct(ctx: RequestContext, id: string, raw: unknow
         ? []
         : undefined;
     problems.throwIfAny();
-    await announceProductWrite(tx, ctx, current.id);
     return tx.product.update({
       where: { id: current.id },
       data: {
@@ -330,20 +337,13 @@ export async function updateProduct(ctx: RequestContext, id: string, raw: unknow
       include: PRODUCT_INCLUDE,
     });
   });
-  afterProductWrite(ctx, updated.id);
-  return updated;
 }
 
 /** Archiving keeps the product readable (orders and subscriptions point at it) but no one can buy it any more. */
 export async function archiveProduct(ctx: RequestContext, id: string): Promise<ProductWithRelations> {
-  const archived = await ctx.db.$transaction(async (tx) => {
-    const current = await tx.product.findFirst({ where: { id, ...scope(ctx) }, select: { id: true } });
-    if (!current) throw notFound('Product', id);
-    await announceProductWrite(tx, ctx, current.id);
-    return tx.product.update({ where: { id: current.id }, data: { status: 'archived' }, include: PRODUCT_INCLUDE });
-  });
-  afterProductWrite(ctx, archived.id);
-  return archived;
+  return changeProduct(ctx, id, (tx, current) =>
+    tx.product.update({ where: { id: current.id }, data: { status: 'archived' }, include: PRODUCT_INCLUDE }),
+  );
 }
 
 /** For the checkout flow: a product that can still be bought, or a 400 that says why not. */
