@@ -1,0 +1,41 @@
+import type { Prisma } from '../../generated/prisma/client.js';
+import { scope, type RequestContext } from '../../context.js';
+import { newId } from '../../lib/ids.js';
+
+/** Event types of the spec's table; the only names an event may carry. */
+export const EVENT_TYPES = [
+  'checkout.completed',
+  'subscription.active',
+  'subscription.paid',
+  'subscription.canceled',
+  'subscription.scheduled_cancel',
+  'subscription.past_due',
+  'subscription.expired',
+  'subscription.trialing',
+  'subscription.paused',
+  'subscription.update',
+  'refund.created',
+  'dispute.created',
+  'subscription.unpaid',
+  'customer_credits.exhausted',
+  'credits.granted',
+  'credits.consumed',
+  'credits.auto_recharged',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * The only way to emit an event: it takes the transaction of the change it describes, so
+ * the event is committed if and only if the change is (transactional outbox). `payload` is
+ * the resource as the REST API renders it at this moment.
+ */
+export async function recordEvent(
+  tx: Prisma.TransactionClient,
+  ctx: Pick<RequestContext, 'storeId' | 'mode' | 'clock'>,
+  type: EventType,
+  payload: Prisma.InputJsonObject,
+) {
+  return tx.event.create({
+    data: { id: newId('event'), ...scope(ctx), type, payload, createdAt: ctx.clock.now() },
+  });
+}
