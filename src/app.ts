@@ -12,6 +12,7 @@ import type { ApiKeyAuthenticator } from './modules/stores/api-keys.js';
 import type { ListenerEnv } from './rest/auth.js';
 import { errorHandler } from './rest/error-handler.js';
 import { v1Router } from './rest/router.js';
+import { checkoutPages } from './pages/checkout-page.js';
 
 export interface AppOptions {
   mode: Mode;
@@ -65,6 +66,7 @@ export function buildApp(options: AppOptions): Express {
   app.use(yoga.graphqlEndpoint, (req, res) => yoga(req, res));
 
   app.use('/v1', express.json({ limit: config.bodyLimit }), v1Router(env));
+  app.use(checkoutPages(env));
 
   app.use((req) => {
     throw new AppError('not_found', `No route ${req.method} ${req.path}`);

@@ -14,7 +14,9 @@ export interface RequestContext {
   mode: Mode;
   clock: Clock;
   traceId: string;
-  source: 'rest' | 'graphql' | 'cli' | 'test' | 'worker';
+  source: 'rest' | 'graphql' | 'cli' | 'test' | 'worker' | 'page';
+  /** The API key the caller authenticated with; absent for the CLI, hosted pages and direct calls. */
+  apiKeyId?: string;
   /** Public base URL of this environment's listener, for links handed out (product_url). */
   baseUrl: string;
   /** Hot-read caches of a running service; absent (no caching) for the CLI and direct service calls. */

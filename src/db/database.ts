@@ -1,7 +1,12 @@
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type {
+  SqlDriverAdapter,
+  SqlDriverAdapterFactory,
+  SqlMigrationAwareDriverAdapterFactory,
+  SqlQueryable,
+} from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { lockDataDir } from './data-dir-lock.js';
@@ -22,15 +27,64 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export type DatabaseOptions =
+/**
+ * Called with every SQL statement the Prisma client sends, at the driver adapter, so a test can
+ * count what reaches the database rather than what Prisma was asked (one Prisma call may be
+ * several statements, or several calls one batched statement).
+ */
+export type StatementListener = (sql: string) => void;
+
+export type DatabaseOptions = (
   | { databaseUrl: string; poolSize?: number }
   /** dataDir undefined = in-memory (tests). */
-  | { dataDir: string | undefined };
+  | { dataDir: string | undefined }
+) & { onStatement?: StatementListener };
+
+function observeQueryable<Q extends SqlQueryable>(q: Q, onStatement: StatementListener): Q {
+  return new Proxy(q, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (typeof value !== 'function') return value;
+      if (prop === 'queryRaw' || prop === 'executeRaw') {
+        return (query: { sql: string }) => {
+          onStatement(query.sql);
+          return value.call(target, query);
+        };
+      }
+      if (prop === 'executeScript') {
+        return (script: string) => {
+          onStatement(script);
+          return value.call(target, script);
+        };
+      }
+      if (prop === 'startTransaction') {
+        return async (...args: unknown[]) => observeQueryable(await value.apply(target, args), onStatement);
+      }
+      return value.bind(target);
+    },
+  });
+}
+
+/** The adapter factory with every connection it makes reporting its statements. */
+function observeFactory(factory: SqlDriverAdapterFactory, onStatement: StatementListener): SqlDriverAdapterFactory {
+  return new Proxy(factory, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (prop === 'connect' && typeof value === 'function') {
+        return async () => observeQueryable<SqlDriverAdapter>(await value.call(target), onStatement);
+      }
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+const withObserver = (factory: SqlDriverAdapterFactory, onStatement: StatementListener | undefined) =>
+  onStatement ? observeFactory(factory, onStatement) : factory;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if ('databaseUrl' in options) {
     const poolConfig = { connectionString: options.databaseUrl, max: options.poolSize ?? 20 };
-    const prisma = new PrismaClient({ adapter: new PrismaPg(poolConfig) });
+    const prisma = new PrismaClient({ adapter: withObserver(new PrismaPg(poolConfig), options.onStatement) });
     return {
       prisma,
       kind: 'postgres',
@@ -52,7 +106,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   try {
     const pglite = new PGlite(options.dataDir);
     await pglite.waitReady;
-    const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+    const prisma = new PrismaClient({ adapter: withObserver(new PrismaPGlite(pglite), options.onStatement) });
     return {
       prisma,
       kind: 'embedded',

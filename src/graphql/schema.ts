@@ -1,6 +1,9 @@
 import { builder } from './builder.js';
 import '../modules/stores/stores.graphql.js';
 import '../modules/products/products.graphql.js';
+import '../modules/discounts/discounts.graphql.js';
 import '../modules/customers/customers.graphql.js';
+import '../modules/subscriptions/subscriptions.graphql.js';
+import '../modules/licenses/licenses.graphql.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

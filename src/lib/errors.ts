@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'idempotency_mismatch'
   | 'payload_too_large'
   | 'rate_limited'
+  | 'unavailable'
   | 'internal';
 
 export interface FieldIssue {
@@ -69,6 +70,8 @@ export function httpStatusOf(code: ErrorCode): number {
       return 413;
     case 'rate_limited':
       return 429;
+    case 'unavailable':
+      return 503;
     case 'internal':
       return 500;
   }
@@ -94,6 +97,8 @@ export function graphqlCodeOf(code: ErrorCode): string {
       return 'PAYLOAD_TOO_LARGE';
     case 'rate_limited':
       return 'RATE_LIMITED';
+    case 'unavailable':
+      return 'SERVICE_UNAVAILABLE';
     case 'internal':
       return 'INTERNAL_SERVER_ERROR';
   }
@@ -116,6 +121,8 @@ export function reasonPhraseOf(status: number): string {
       return 'Payload Too Large';
     case 429:
       return 'Too Many Requests';
+    case 503:
+      return 'Service Unavailable';
     default:
       return 'Internal Server Error';
   }

@@ -18,7 +18,7 @@ export interface ListenerEnv {
 /** Builds the request context of a caller; shared by the REST middleware and the GraphQL context factory. */
 export async function authenticate(env: ListenerEnv, apiKey: string | undefined, traceId: string, source: RequestContext['source']): Promise<RequestContext> {
   const caller = await env.authenticator.authenticate(apiKey, env.mode);
-  return { db: env.db, storeId: caller.storeId, mode: caller.mode, clock: env.clock, traceId, source, baseUrl: env.baseUrl, caches: env.caches };
+  return { db: env.db, storeId: caller.storeId, mode: caller.mode, apiKeyId: caller.apiKeyId, clock: env.clock, traceId, source, baseUrl: env.baseUrl, caches: env.caches };
 }
 
 export function requireApiKey(env: ListenerEnv): RequestHandler {

@@ -1,6 +1,12 @@
 import { Router } from 'express';
+import { licenseRoutes } from '../modules/licenses/licenses.routes.js';
 import { customerRoutes } from '../modules/customers/customers.routes.js';
+import { orderRoutes } from '../modules/orders/orders.routes.js';
+import { subscriptionRoutes } from '../modules/subscriptions/subscriptions.routes.js';
+import { transactionRoutes } from '../modules/transactions/transactions.routes.js';
 import { productRoutes } from '../modules/products/products.routes.js';
+import { discountRoutes } from '../modules/discounts/discounts.routes.js';
+import { checkoutRoutes } from '../modules/checkouts/checkouts.routes.js';
 import { AppError } from '../lib/errors.js';
 import { requireApiKey, type ListenerEnv } from './auth.js';
 import { idempotentPost } from './idempotency.js';
@@ -11,6 +17,12 @@ export function v1Router(env: ListenerEnv): Router {
   router.use(requireApiKey(env));
   router.use(idempotentPost());
   productRoutes(router);
+  discountRoutes(router);
+  checkoutRoutes(router);
+  licenseRoutes(router);
+  orderRoutes(router);
+  subscriptionRoutes(router);
+  transactionRoutes(router);
   customerRoutes(router);
   router.use((req) => {
     throw new AppError('not_found', `No route ${req.method} ${req.baseUrl}${req.path}`);

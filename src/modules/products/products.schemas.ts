@@ -46,7 +46,7 @@ const customField = z.strictObject({
 });
 export type CustomFieldInput = z.infer<typeof customField>;
 
-const customFields = z.array(customField).max(3, 'at most 3 custom fields');
+export const customFields = z.array(customField).max(3, 'at most 3 custom fields');
 
 const usagePrice = z.strictObject({
   id: z.string().optional(),

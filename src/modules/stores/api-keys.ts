@@ -24,6 +24,8 @@ export async function issueApiKey(db: Pick<PrismaClient, 'apiKey'>, storeId: str
 export interface Caller {
   storeId: string;
   mode: Mode;
+  /** The key's id: checkouts remember which key created them, to sign their success redirect with it. */
+  apiKeyId: string;
 }
 
 interface CachedKey {
@@ -62,8 +64,8 @@ export class ApiKeyAuthenticator {
     const now = Date.now();
     const hit = this.cache.get(hash);
     if (hit && hit.expires > now) return hit.caller;
-    const row = await this.db.apiKey.findUnique({ where: { hash }, select: { storeId: true, mode: true, revokedAt: true } });
-    const caller = row && !row.revokedAt ? { storeId: row.storeId, mode: row.mode } : null;
+    const row = await this.db.apiKey.findUnique({ where: { hash }, select: { id: true, storeId: true, mode: true, revokedAt: true } });
+    const caller = row && !row.revokedAt ? { storeId: row.storeId, mode: row.mode, apiKeyId: row.id } : null;
     if (this.cache.size >= ApiKeyAuthenticator.CACHE_MAX) this.cache.clear();
     this.cache.set(hash, { caller, expires: now + ApiKeyAuthenticator.CACHE_MS });
     return caller;

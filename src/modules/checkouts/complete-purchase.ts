@@ -1,0 +1,175 @@
+import type { Discount, Prisma as P } from '../../generated/prisma/client.js';
+import { newId } from '../../lib/ids.js';
+import { addDays, addInterval, type Interval } from '../../lib/periods.js';
+import { recordEvent } from '../events/events.service.js';
+import { issueLicense } from '../licenses/licenses.service.js';
+import { SUBSCRIPTION_INCLUDE, serializeSubscription } from '../subscriptions/subscriptions.serializer.js';
+import type { Quote } from './checkout-quote.js';
+import type { Buyer, PaymentContext } from './checkout-payment.js';
+import { CHECKOUT_INCLUDE, type CheckoutWithRelations } from './checkouts.service.js';
+import { serializeCheckout } from './checkouts.serializer.js';
+
+/**
+ * Billing periods, after the current one, that a subscription discount still covers.
+ * `once` covers only the first paid period; `repeating` covers the periods that start within
+ * `durationInMonths` of the first one; `forever` is unlimited (null).
+ */
+function discountPeriodsAfterFirst(d: Discount, firstPaidStart: Date, interval: Interval, count: number): number | null {
+  if (d.duration === 'forever') return null;
+  if (d.duration === 'once') return 0;
+  const until = addInterval(firstPaidStart, 'month', d.durationInMonths ?? 1);
+  let periods = 0;
+  for (let start = addInterval(firstPaidStart, interval, count); start < until; start = addInterval(start, interval, count)) periods++;
+  return periods;
+}
+
+/**
+ * Writes what a successful payment creates, inside the caller's transaction: customer (found
+ * by e-mail or created), order, transaction, subscription for recurring products, license key
+ * for products with a licenseKey feature, the completed checkout, and the events. Either all of
+ * it is committed or none of it.
+ */
+export async function completePurchase(
+  tx: P.TransactionClient,
+  ctx: PaymentContext,
+  c: CheckoutWithRelations,
+  quote: Quote,
+  buyer: Buyer,
+  processorReference: string,
+): Promise<CheckoutWithRelations> {
+  const now = ctx.clock.now();
+  const { product } = c;
+  const where = { storeId: c.storeId, mode: c.mode };
+
+  let customerId = c.customerId;
+  if (!customerId) {
+    // ON CONFLICT DO NOTHING, then read: two checkouts of one new buyer completing at once share one customer.
+    await tx.customer.createMany({
+      data: [{ id: newId('customer'), ...where, email: buyer.email, name: buyer.name, country: buyer.country, createdAt: now }],
+      skipDuplicates: true,
+    });
+    const customer = await tx.customer.findUniqueOrThrow({ where: { storeId_mode_email: { ...where, email: buyer.email } } });
+    customerId = customer.id;
+    if (!customer.name || !customer.country) {
+      await tx.customer.update({ where: { id: customer.id }, data: { name: customer.name ?? buyer.name, country: customer.country ?? buyer.country } });
+    }
+  }
+
+  const orderId = newId('order');
+  const transactionId = newId('transaction');
+  const recurring = product.billingType === 'recurring';
+  let subscriptionId: string | null = null;
+  let periodStart: Date | null = null;
+  let periodEnd: Date | null = null;
+
+  if (recurring) {
+    const interval = (product.recurringInterval ?? 'month') as Interval;
+    const count = product.recurringIntervalCount ?? 1;
+    const trialing = quote.trial_days > 0;
+    periodStart = now;
+    periodEnd = trialing ? addDays(now, quote.trial_days) : addInterval(now, interval, count);
+    subscriptionId = newId('subscription');
+    const discountPeriodsLeft = c.discount
+      ? trialing
+        ? (() => {
+            const after = discountPeriodsAfterFirst(c.discount, periodEnd, interval, count);
+            return after === null ? null : after + 1;
+          })()
+        : discountPeriodsAfterFirst(c.discount, now, interval, count)
+      : null;
+    await tx.subscription.create({
+      data: {
+        id: subscriptionId,
+        ...where,
+        customerId,
+        productId: product.id,
+        status: trialing ? 'trialing' : 'active',
+        discountId: c.discountId,
+        discountPeriodsLeft,
+        lastTransactionId: transactionId,
+        lastTransactionDate: now,
+        nextTransactionDate: periodEnd,
+        currentPeriodStartDate: periodStart,
+        currentPeriodEndDate: periodEnd,
+        trialEndDate: trialing ? periodEnd : null,
+        metadata: c.metadata ?? {},
+        createdAt: now,
+        items: { create: [{ id: newId('subscriptionItem'), mode: c.mode, productId: product.id, priceId: product.id, units: c.units }] },
+      },
+    });
+  }
+
+  await tx.transaction.create({
+    data: {
+      id: transactionId,
+      ...where,
+      customerId,
+      orderId,
+      subscriptionId,
+      checkoutId: c.id,
+      amount: quote.amount_due,
+      amountPaid: quote.amount_due,
+      discountAmount: quote.discount_amount,
+      taxAmount: quote.tax_amount,
+      taxCountry: quote.tax_country,
+      currency: quote.currency,
+      type: recurring ? 'invoice' : 'payment',
+      status: 'paid',
+      description: recurring ? `Subscription to ${product.name}` : `Payment for ${product.name}`,
+      processorReference,
+      periodStart,
+      periodEnd,
+      createdAt: now,
+    },
+  });
+  await tx.order.create({
+    data: {
+      id: orderId,
+      ...where,
+      customerId,
+      productId: product.id,
+      transactionId,
+      discountId: c.discountId,
+      status: 'paid',
+      type: recurring ? 'recurring' : 'onetime',
+      units: c.units,
+      currency: quote.currency,
+      subTotal: quote.sub_total,
+      discountAmount: quote.discount_amount,
+      taxAmount: quote.tax_amount,
+      amountDue: quote.amount_due,
+      amountPaid: quote.amount_due,
+      createdAt: now,
+    },
+  });
+
+  const licenseFeature = product.features.find((f) => f.type === 'licenseKey');
+  if (licenseFeature) {
+    await issueLicense(tx, { storeId: c.storeId, mode: c.mode, clock: ctx.clock }, {
+      productId: product.id,
+      customerId,
+      orderId,
+      subscriptionId,
+      activationLimit: licenseFeature.licenseActivationLimit,
+      expiresInDays: licenseFeature.licenseExpiresInDays,
+    });
+  }
+  // customerCredits features grant credits through the ledger, which arrives with the credits issue.
+
+  const completed = await tx.checkout.update({
+    where: { id: c.id },
+    data: { status: 'completed', customerId, orderId, subscriptionId, completedAt: now, processingStartedAt: null },
+    include: CHECKOUT_INCLUDE,
+  });
+
+  const eventCtx = { storeId: c.storeId, mode: c.mode, clock: ctx.clock };
+  await recordEvent(tx, eventCtx, 'checkout.completed', serializeCheckout(completed, ctx.baseUrl, now) as unknown as P.InputJsonObject);
+  if (subscriptionId) {
+    const sub = await tx.subscription.findUniqueOrThrow({ where: { id: subscriptionId }, include: SUBSCRIPTION_INCLUDE });
+    const payload = serializeSubscription(sub, ctx.baseUrl) as unknown as P.InputJsonObject;
+    await recordEvent(tx, eventCtx, sub.status === 'trialing' ? 'subscription.trialing' : 'subscription.active', payload);
+    // A free trial collects nothing, so there is no payment to announce until the first renewal.
+    if (quote.amount_due > 0) await recordEvent(tx, eventCtx, 'subscription.paid', payload);
+  }
+  return completed;
+}

@@ -1,0 +1,3 @@
+import { pageQuery } from '../../lib/pagination.js';
+
+export const listCustomerOrdersSchema = pageQuery(50);

@@ -1,0 +1,49 @@
+import type { Mode } from '../../generated/prisma/enums.js';
+import { simulatedProcessor } from './simulated-processor.js';
+
+export interface CardDetails {
+  number: string;
+  expMonth: number;
+  expYear: number;
+  cvc: string;
+}
+
+export interface ChargeRequest {
+  /** The same key always means the same charge: a retried request must never charge twice. */
+  idempotencyKey: string;
+  amount: number;
+  currency: string;
+  card: CardDetails;
+  description: string;
+}
+
+export type DeclineCode = 'card_declined' | 'insufficient_funds' | 'incorrect_cvc' | 'expired_card';
+
+export type ChargeResult =
+  | { status: 'succeeded'; reference: string }
+  | { status: 'declined'; code: DeclineCode; message: string };
+
+/**
+ * What the checkout needs from a payment processor. A real integration (a card acquirer's
+ * API) implements this; the service itself ships only the test environment's simulation.
+ */
+export interface PaymentProcessor {
+  readonly name: string;
+  /** Charges (or, for amount 0, verifies) the card. Must be idempotent on `idempotencyKey`. */
+  charge(request: ChargeRequest): Promise<ChargeResult>;
+  /** The outcome of an earlier charge by its idempotency key, or null if it never reached the processor. */
+  lookup(idempotencyKey: string): Promise<ChargeResult | null>;
+}
+
+const processors = new Map<Mode, PaymentProcessor>([['test', simulatedProcessor]]);
+
+/** The processor of an environment, or null when none is configured (production, out of the box). */
+export function paymentProcessorFor(mode: Mode): PaymentProcessor | null {
+  return processors.get(mode) ?? null;
+}
+
+/** Plugs a processor into an environment (integrations, tests). */
+export function setPaymentProcessor(mode: Mode, processor: PaymentProcessor | null): void {
+  if (processor) processors.set(mode, processor);
+  else processors.delete(mode);
+}

@@ -1,0 +1,30 @@
+import type { Transaction } from '../../generated/prisma/client.js';
+
+/**
+ * The /v1 TransactionEntity. Unlike orders its times are Unix milliseconds. `description` and
+ * the period bounds are omitted when absent: the client's schema accepts a missing value but
+ * not null for them.
+ */
+export function serializeTransaction(t: Transaction) {
+  return {
+    id: t.id,
+    mode: t.mode,
+    object: 'transaction',
+    amount: t.amount,
+    amount_paid: t.amountPaid,
+    discount_amount: t.discountAmount,
+    currency: t.currency,
+    type: t.type,
+    tax_country: t.taxCountry,
+    tax_amount: t.taxAmount,
+    status: t.status,
+    refunded_amount: t.refundedAmount,
+    order: t.orderId,
+    subscription: t.subscriptionId,
+    customer: t.customerId,
+    ...(t.description != null ? { description: t.description } : {}),
+    ...(t.periodStart ? { period_start: t.periodStart.getTime() } : {}),
+    ...(t.periodEnd ? { period_end: t.periodEnd.getTime() } : {}),
+    created_at: t.createdAt.getTime(),
+  };
+}

@@ -1,0 +1,201 @@
+import { createYoga } from 'graphql-yoga';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { scope, type RequestContext } from '../../src/context.js';
+import { openDatabase, type Database } from '../../src/db/database.js';
+import { migrate } from '../../src/db/migrate.js';
+import type { GraphQLContext } from '../../src/graphql/context.js';
+import { schema } from '../../src/graphql/schema.js';
+import { newId } from '../../src/lib/ids.js';
+import { createCustomer } from '../../src/modules/customers/customers.service.js';
+import { createProduct } from '../../src/modules/products/products.service.js';
+import { storeContext } from '../support/context.js';
+import { cloneTemplateDatabase, dropDatabase } from '../support/postgres.js';
+
+/**
+ * The issue's requirement: one GraphQL query reads a customer with its subscriptions (each
+ * with product and transactions), orders and licenses, and the number of SQL statements it
+ * costs does not depend on how many subscriptions there are. Statements are counted where
+ * they leave for the database (the driver adapter), so nothing Prisma does internally hides.
+ */
+
+/** Every SQL statement sent while `recording` is on. */
+const statements: string[] = [];
+let recording = false;
+
+async function openCountedDatabase(): Promise<{ db: Database; close: () => Promise<void> }> {
+  const onStatement = (sql: string) => {
+    if (recording) statements.push(sql);
+  };
+  const baseUrl = process.env.DATABASE_URL;
+  if (baseUrl) {
+    const url = await cloneTemplateDatabase(baseUrl, inject('pgRunId'));
+    const db = await openDatabase({ databaseUrl: url, poolSize: 4, onStatement });
+    return { db, close: async () => (await db.close(), await dropDatabase(baseUrl, url)) };
+  }
+  const db = await openDatabase({ dataDir: undefined, onStatement });
+  await migrate(db);
+  return { db, close: () => db.close() };
+}
+
+/** A customer with `n` subscriptions, each on its own product with two charges and an order, and two licenses. */
+async function seedCustomer(ctx: RequestContext, email: string, n: number) {
+  const customer = await createCustomer(ctx, { email });
+  const subscriptionIds: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const product = await createProduct(ctx, {
+      name: `${email} plan ${i}`,
+      price: 1000 + i,
+      currency: 'EUR',
+      billing_type: 'recurring',
+      billing_period: 'every-month',
+      features: [{ type: 'licenseKey', description: 'Key', license_key: { activation_limit: 3 } }],
+    });
+    const subscriptionId = newId('subscription');
+    const orderId = newId('order');
+    const [first, second] = [newId('transaction'), newId('transaction')];
+    await ctx.db.$transaction(async (tx) => {
+      await tx.subscription.create({
+        data: {
+          id: subscriptionId,
+          ...scope(ctx),
+          customerId: customer.id,
+          productId: product.id,
+          status: 'active',
+          items: { create: { id: newId('subscriptionItem'), mode: ctx.mode, productId: product.id, priceId: product.id, units: 1 } },
+        },
+      });
+      const charge = { ...scope(ctx), customerId: customer.id, subscriptionId, amount: product.price, amountPaid: product.price, currency: 'EUR', type: 'invoice' as const, status: 'paid' as const };
+      await tx.transaction.create({ data: { ...charge, id: first, orderId } });
+      await tx.transaction.create({ data: { ...charge, id: second } });
+      await tx.order.create({
+        data: { id: orderId, ...scope(ctx), customerId: customer.id, productId: product.id, transactionId: first, status: 'paid', type: 'recurring', currency: 'EUR', subTotal: product.price, amountDue: product.price, amountPaid: product.price },
+      });
+      await tx.subscription.update({ where: { id: subscriptionId }, data: { lastTransactionId: second, lastTransactionDate: ctx.clock.now() } });
+    });
+    subscriptionIds.push(subscriptionId);
+  }
+  for (let i = 0; i < 2; i++) {
+    const productId = (await ctx.db.subscription.findFirstOrThrow({ where: { customerId: customer.id }, select: { productId: true } })).productId;
+    await ctx.db.license.create({ data: { id: newId('license'), ...scope(ctx), productId, customerId: customer.id, key: `KEY-${email}-${i}`, status: 'active', activationLimit: 3 } });
+  }
+  return { customer, subscriptionIds };
+}
+
+const CUSTOMER_GRAPH = /* GraphQL */ `
+  query CustomerGraph($id: ID!) {
+    customer(id: $id) {
+      apiId
+      email
+      subscriptions(first: 100) {
+        totalCount
+        edges {
+          node {
+            apiId
+            status
+            product { apiId name price features { type licenseActivationLimit } }
+            items { priceId units }
+            lastTransaction { apiId }
+            transactions(first: 10) {
+              totalCount
+              edges { node { apiId amount status order { apiId } } }
+            }
+          }
+        }
+      }
+      orders(first: 100) {
+        totalCount
+        edges { node { apiId amountDue product { apiId } transaction { apiId status } } }
+      }
+      transactions(first: 5) { totalCount }
+      licenses(first: 100) {
+        totalCount
+        edges { node { apiId key product { apiId } } }
+      }
+    }
+  }
+`;
+
+describe('GraphQL customer graph: statements do not grow with the number of subscriptions', () => {
+  let close: () => Promise<void>;
+  let ctx: RequestContext;
+  let run: (query: string, variables: Record<string, unknown>) => Promise<{ data?: any; errors?: any[] }>;
+
+  beforeAll(async () => {
+    const opened = await openCountedDatabase();
+    close = opened.close;
+    ctx = await storeContext(opened.db.prisma);
+    const yoga = createYoga<object, GraphQLContext>({ schema, context: () => ({ core: ctx }), logging: false, maskedErrors: false });
+    run = async (query, variables) => {
+      const res = await yoga.fetch('http://billing.test/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query, variables }),
+      });
+      return (await res.json()) as { data?: any; errors?: any[] };
+    };
+  });
+  afterAll(() => close?.());
+
+  async function counted(id: string) {
+    statements.length = 0;
+    recording = true;
+    try {
+      const result = await run(CUSTOMER_GRAPH, { id });
+      return { result, statements: [...statements] };
+    } finally {
+      recording = false;
+    }
+  }
+
+  it('costs the same statements for 1 and for 50 subscriptions, and returns all of them', async () => {
+    const one = await seedCustomer(ctx, 'one@example.com', 1);
+    const fifty = await seedCustomer(ctx, 'fifty@example.com', 50);
+
+    const small = await counted(one.customer.id);
+    const large = await counted(fifty.customer.id);
+    expect(small.result.errors).toBeUndefined();
+    expect(large.result.errors).toBeUndefined();
+
+    // Not a vacuous comparison: the counter did see the query's statements.
+    expect(small.statements.length).toBeGreaterThan(0);
+    expect(large.statements.length).toBe(small.statements.length);
+
+    const c = large.result.data.customer;
+    expect(c.subscriptions.totalCount).toBe(50);
+    expect(c.subscriptions.edges).toHaveLength(50);
+    // Newest first: the reverse of the seeding order.
+    expect(c.subscriptions.edges.map((e: any) => e.node.apiId)).toEqual([...fifty.subscriptionIds].reverse());
+    for (const { node } of c.subscriptions.edges) {
+      expect(node.product.apiId).toMatch(/^prod_/);
+      expect(node.product.features).toEqual([{ type: 'licenseKey', licenseActivationLimit: 3 }]);
+      expect(node.items).toEqual([{ priceId: node.product.apiId, units: 1 }]);
+      expect(node.transactions.totalCount).toBe(2);
+      expect(node.transactions.edges).toHaveLength(2);
+      const [newest, oldest] = node.transactions.edges.map((e: any) => e.node);
+      expect(node.lastTransaction.apiId).toBe(newest.apiId);
+      expect(oldest.order.apiId).toMatch(/^ord_/);
+      expect(newest.order).toBeNull();
+    }
+    // Each subscription kept its own product and its own charges.
+    const rows = await ctx.db.subscription.findMany({ where: { id: { in: fifty.subscriptionIds } }, include: { transactions: true } });
+    for (const { node } of c.subscriptions.edges) {
+      const row = rows.find((r) => r.id === node.apiId)!;
+      expect(node.product.apiId).toBe(row.productId);
+      expect(node.transactions.edges.map((e: any) => e.node.apiId).sort()).toEqual(row.transactions.map((t) => t.id).sort());
+    }
+    expect(c.orders.totalCount).toBe(50);
+    expect(c.orders.edges).toHaveLength(50);
+    for (const { node } of c.orders.edges) {
+      expect(node.transaction).toMatchObject({ status: 'paid' });
+      expect(node.product.apiId).toMatch(/^prod_/);
+    }
+    expect(c.transactions.totalCount).toBe(100);
+    expect(c.licenses.totalCount).toBe(2);
+    expect(c.licenses.edges).toHaveLength(2);
+
+    const s = small.result.data.customer;
+    expect(s.subscriptions.totalCount).toBe(1);
+    expect(s.subscriptions.edges[0].node.transactions.totalCount).toBe(2);
+    expect(s.orders.totalCount).toBe(1);
+  });
+});

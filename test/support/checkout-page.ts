@@ -1,0 +1,72 @@
+/**
+ * A minimal browser for the hosted checkout page over plain HTTP: keeps the anti-forgery
+ * cookie, reads the form's hidden fields, and submits it like a browser would.
+ */
+export interface PageResult {
+  status: number;
+  location: string | null;
+  html: string;
+}
+
+export class CheckoutBrowser {
+  private cookie = '';
+
+  constructor(private readonly baseUrl: string) {}
+
+  async get(path: string): Promise<PageResult> {
+    const res = await fetch(new URL(path, this.baseUrl), { redirect: 'manual', headers: this.cookie ? { cookie: this.cookie } : {} });
+    const setCookie = res.headers.get('set-cookie');
+    if (setCookie) this.cookie = setCookie.split(';')[0]!;
+    return { status: res.status, location: res.headers.get('location'), html: await res.text() };
+  }
+
+  static hidden(html: string, name: string): string {
+    const m = new RegExp(`name="${name}"[^>]*value="([^"]*)"`).exec(html) ?? new RegExp(`value="([^"]*)"[^>]*name="${name}"`).exec(html);
+    if (!m) throw new Error(`no hidden field ${name} on the page`);
+    return m[1]!;
+  }
+
+  /**
+   * Opens the checkout page and submits it with `fields` (buyer details, card, custom fields as
+   * cf_<key>), refreshing the total for the chosen country first as the page's script does.
+   */
+  async pay(checkoutUrl: string, fields: Record<string, string>): Promise<PageResult> {
+    const page = await this.get(checkoutUrl);
+    if (page.status !== 200) return page;
+    const q = new URLSearchParams({ country: fields.country ?? '', tax_id: fields.tax_id ?? '', amount: fields.amount ?? '' });
+    const quote = await fetch(new URL(`${new URL(checkoutUrl, this.baseUrl).pathname}/quote?${q}`, this.baseUrl));
+    const { amount_due } = (await quote.json()) as { amount_due: number };
+    return this.submit(checkoutUrl, page.html, { expected_total: String(amount_due), ...fields });
+  }
+
+  async submit(checkoutUrl: string, html: string, fields: Record<string, string>): Promise<PageResult> {
+    const body = new URLSearchParams({
+      csrf: CheckoutBrowser.hidden(html, 'csrf'),
+      expected_total: CheckoutBrowser.hidden(html, 'expected_total'),
+      ...fields,
+    });
+    const res = await fetch(new URL(checkoutUrl, this.baseUrl), {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: this.cookie, 'sec-fetch-site': 'same-origin' },
+      body,
+    });
+    return { status: res.status, location: res.headers.get('location'), html: await res.text() };
+  }
+}
+
+export const BUYER = {
+  email: 'buyer@example.com',
+  name: 'Ada Buyer',
+  country: 'US',
+  card_number: '4242 4242 4242 4242',
+  card_expiry: '12/34',
+  card_cvc: '123',
+};
+
+export const TEST_CARDS = {
+  success: '4242 4242 4242 4242',
+  declined: '4000 0000 0000 0002',
+  insufficientFunds: '4000 0000 0000 9995',
+  incorrectCvc: '4000 0000 0000 0127',
+};
