@@ -67,7 +67,6 @@ export function serializeSubscription(s: SubscriptionWithRelations, baseUrl: str
     ...(s.nextTransactionDate ? { next_transaction_date: iso(s.nextTransactionDate) } : {}),
     ...(s.currentPeriodStartDate ? { current_period_start_date: iso(s.currentPeriodStartDate) } : {}),
     ...(s.currentPeriodEndDate ? { current_period_end_date: iso(s.currentPeriodEndDate) } : {}),
-    ...(s.trialEndDate ? { trial_end_date: iso(s.trialEndDate) } : {}),
     canceled_at: s.canceledAt ? s.canceledAt.toISOString() : null,
     created_at: s.createdAt.toISOString(),
     updated_at: s.updatedAt.toISOString(),
