@@ -19,10 +19,13 @@ export interface LoadOptions {
   connections: number;
   durationSec: number;
   warmupSec: number;
+  /** GET unless given; a POST sends `body` on every request (the GraphQL query). */
+  method?: 'GET' | 'POST';
+  body?: string;
 }
 
-function fire(url: string, headers: Record<string, string>, connections: number, duration: number): Promise<autocannon.Result> {
-  return autocannon({ url, headers, connections, duration, pipelining: 1 });
+function fire(o: LoadOptions, duration: number): Promise<autocannon.Result> {
+  return autocannon({ url: o.url, headers: o.headers, connections: o.connections, duration, pipelining: 1, method: o.method ?? 'GET', ...(o.body === undefined ? {} : { body: o.body }) });
 }
 
 /**
@@ -31,8 +34,8 @@ function fire(url: string, headers: Record<string, string>, connections: number,
  * state pays for. Its latencies are discarded; its failures are not.
  */
 export async function measure(o: LoadOptions): Promise<LoadResult> {
-  const warm = await fire(o.url, o.headers, o.connections, o.warmupSec);
-  const run = await fire(o.url, o.headers, o.connections, o.durationSec);
+  const warm = await fire(o, o.warmupSec);
+  const run = await fire(o, o.durationSec);
   return {
     connections: o.connections,
     requestsPerSec: run.requests.average,

@@ -13,6 +13,7 @@ import type { ListenerEnv } from './rest/auth.js';
 import { errorHandler } from './rest/error-handler.js';
 import { v1Router } from './rest/router.js';
 import { checkoutPages } from './pages/checkout-page.js';
+import { portalPages } from './pages/portal-page.js';
 
 export interface AppOptions {
   mode: Mode;
@@ -67,6 +68,7 @@ export function buildApp(options: AppOptions): Express {
 
   app.use('/v1', express.json({ limit: config.bodyLimit }), v1Router(env));
   app.use(checkoutPages(env));
+  app.use(portalPages(env));
 
   app.use((req) => {
     throw new AppError('not_found', `No route ${req.method} ${req.path}`);

@@ -7,6 +7,7 @@ import { transactionRoutes } from '../modules/transactions/transactions.routes.j
 import { productRoutes } from '../modules/products/products.routes.js';
 import { discountRoutes } from '../modules/discounts/discounts.routes.js';
 import { checkoutRoutes } from '../modules/checkouts/checkouts.routes.js';
+import { portalRoutes } from '../modules/portal/portal.routes.js';
 import { AppError } from '../lib/errors.js';
 import { requireApiKey, type ListenerEnv } from './auth.js';
 import { idempotentPost } from './idempotency.js';
@@ -19,6 +20,7 @@ export function v1Router(env: ListenerEnv): Router {
   productRoutes(router);
   discountRoutes(router);
   checkoutRoutes(router);
+  portalRoutes(router);
   licenseRoutes(router);
   orderRoutes(router);
   subscriptionRoutes(router);

@@ -1,0 +1,40 @@
+import express, { type Router } from 'express';
+import type { ListenerEnv } from '../rest/auth.js';
+import { serializeLicense } from '../modules/licenses/licenses.serializer.js';
+import { portalLinkValid } from '../modules/portal/portal.service.js';
+import { formatMoney } from './money.js';
+import { sendMessage, sendPage } from './render.js';
+
+const day = (d: Date | null) => (d ? d.toISOString().slice(0, 10) : '—');
+
+/** The customer portal a billing link opens: the customer's subscriptions, orders and license keys. */
+export function portalPages(env: ListenerEnv): Router {
+  const router = express.Router();
+  router.get('/portal/:customerId', async (req, res) => {
+    const now = env.clock.now();
+    const { customerId } = req.params;
+    const valid = await portalLinkValid(env.db, env.mode, now, customerId, String(req.query.expires ?? ''), String(req.query.signature ?? ''));
+    if (!valid) return sendMessage(res, 403, 'Link expired', 'This billing link is invalid or has expired. Ask the seller for a new one.');
+    const customer = await env.db.customer.findFirst({
+      where: { id: customerId, mode: env.mode },
+      include: {
+        subscriptions: { include: { product: { select: { name: true } } }, orderBy: { id: 'desc' }, take: 100 },
+        orders: { include: { product: { select: { name: true } } }, orderBy: { id: 'desc' }, take: 100 },
+        licenses: { include: { product: { select: { name: true } } }, orderBy: { id: 'desc' }, take: 100 },
+      },
+    });
+    if (!customer) return sendMessage(res, 404, 'Not found', 'This customer does not exist.');
+    sendPage(res, 200, 'portal', 'Billing', {
+      testMode: env.mode === 'test',
+      customer: { email: customer.email },
+      expires: new Date(Number(req.query.expires)).toISOString().replace('T', ' ').slice(0, 16) + ' UTC',
+      subscriptions: customer.subscriptions.map((s) => ({ product: s.product.name, status: s.status, periodEnd: day(s.currentPeriodEndDate) })),
+      orders: customer.orders.map((o) => ({ date: day(o.createdAt), product: o.product.name, amount: formatMoney(o.amountPaid, o.currency), status: o.status })),
+      licenses: customer.licenses.map((l) => {
+        const wire = serializeLicense(l, now, null);
+        return { product: l.product.name, key: wire.key, status: wire.status, activations: l.activationLimit === null ? `${wire.activation}` : `${wire.activation} of ${l.activationLimit}` };
+      }),
+    });
+  });
+  return router;
+}
