@@ -1,5 +1,6 @@
 /** What the benchmark prints: the machine, then one table row per target and concurrency. */
 import os from 'node:os';
+import type { PurchaseRun } from './checkout.js';
 import type { LoadResult } from './load.js';
 
 /**
@@ -11,7 +12,14 @@ export type TargetName =
   | 'postgres/ours, READ_CACHE=off'
   | 'embedded/ours'
   | 'embedded/ours, READ_CACHE=off'
-  | 'baseline pg';
+  | 'baseline pg'
+  | 'graph: postgres/ours'
+  | 'graph: baseline pg';
+
+/** The baseline row each target is compared with. */
+function baselineOf(target: TargetName): TargetName {
+  return target.startsWith('graph: ') ? 'graph: baseline pg' : 'baseline pg';
+}
 
 export interface Row extends LoadResult {
   target: TargetName;
@@ -36,14 +44,15 @@ export function machineDescription(postgresVersion: string): string {
   ].join('\n');
 }
 
-function baselineRps(rows: Row[], connections: number): number | undefined {
-  return rows.find((r) => r.target === 'baseline pg' && r.connections === connections)?.requestsPerSec;
+function baselineRps(rows: Row[], target: TargetName, connections: number): number | undefined {
+  return rows.find((r) => r.target === target && r.connections === connections)?.requestsPerSec;
 }
 
 /** ours / baseline at the same concurrency; the baseline row itself shows none. */
 export function ratio(rows: Row[], row: Row): number | undefined {
-  if (row.target === 'baseline pg') return undefined;
-  const base = baselineRps(rows, row.connections);
+  const baseline = baselineOf(row.target);
+  if (row.target === baseline) return undefined;
+  const base = baselineRps(rows, baseline, row.connections);
   return base ? row.requestsPerSec / base : undefined;
 }
 
@@ -59,6 +68,32 @@ export function formatTable(rows: Row[]): string {
     const q = ratio(rows, r);
     return [r.target, String(r.connections), r.requestsPerSec.toFixed(0), ms(r.p50Ms), ms(r.p99Ms), String(r.non2xx), String(r.errors), q === undefined ? '—' : q.toFixed(2)];
   });
+  return markdownTable(header, body);
+}
+
+export interface PurchaseRow extends PurchaseRun {
+  target: 'checkout: postgres/ours' | 'checkout: baseline pg';
+}
+
+/** Completed purchases per second; latency is one whole purchase (3 HTTP requests for the service, 1 + 9 SQL statements for the baseline). */
+export function formatPurchaseTable(rows: PurchaseRow[]): string {
+  const base = rows.find((r) => r.target === 'checkout: baseline pg')?.purchasesPerSec;
+  const header = ['target', 'buyers', 'purchases/s', 'p50 ms', 'p99 ms', 'purchases (all)', 'failures', 'ours/baseline'];
+  const body = rows.map((r) => [
+    r.target,
+    String(r.buyers),
+    r.purchasesPerSec.toFixed(1),
+    r.p50Ms.toFixed(1),
+    r.p99Ms.toFixed(1),
+    String(r.completed),
+    String(r.failures),
+    r.target === 'checkout: baseline pg' || !base ? '—' : (r.purchasesPerSec / base).toFixed(2),
+  ]);
+  return markdownTable(header, body);
+}
+
+/** First two columns left-aligned, the numbers right-aligned. */
+function markdownTable(header: string[], body: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((cells) => cells[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
   const rule = `|${widths.map((w, i) => (i < 2 ? `${'-'.repeat(w + 1)}-` : `${'-'.repeat(w + 1)}:`)).join('|')}|`;

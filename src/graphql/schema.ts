@@ -5,5 +5,6 @@ import '../modules/discounts/discounts.graphql.js';
 import '../modules/customers/customers.graphql.js';
 import '../modules/subscriptions/subscriptions.graphql.js';
 import '../modules/licenses/licenses.graphql.js';
+import '../modules/checkouts/checkouts.graphql.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

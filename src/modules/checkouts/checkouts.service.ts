@@ -113,8 +113,15 @@ export async function createCheckout(ctx: RequestContext, raw: unknown): Promise
   });
 }
 
-export async function findCheckout(ctx: Pick<RequestContext, 'db' | 'storeId' | 'mode'>, id: string): Promise<CheckoutWithRelations> {
-  const row = await ctx.db.checkout.findFirst({ where: { id, ...scope(ctx) }, include: CHECKOUT_INCLUDE });
+/** A checkout of the caller's store; REST renders it with CHECKOUT_INCLUDE, GraphQL passes its own selection. */
+export async function findCheckout(ctx: Pick<RequestContext, 'db' | 'storeId' | 'mode'>, id: string): Promise<CheckoutWithRelations>;
+export async function findCheckout<Q extends { include?: P.CheckoutInclude; select?: P.CheckoutSelect }>(
+  ctx: Pick<RequestContext, 'db' | 'storeId' | 'mode'>,
+  id: string,
+  query: Q,
+): Promise<P.CheckoutGetPayload<Q>>;
+export async function findCheckout(ctx: Pick<RequestContext, 'db' | 'storeId' | 'mode'>, id: string, query?: { include?: P.CheckoutInclude; select?: P.CheckoutSelect }) {
+  const row = await ctx.db.checkout.findFirst({ ...(query ?? { include: CHECKOUT_INCLUDE }), where: { id, ...scope(ctx) } });
   if (!row) throw new AppError('not_found', `Checkout ${id} not found`);
   return row;
 }

@@ -4,7 +4,7 @@ import { scope } from '../../context.js';
 import { licenseWireStatus } from './licenses.serializer.js';
 import { activateLicense, deactivateLicense, validateLicense } from './licenses.service.js';
 
-builder.prismaNode('License', {
+export const LicenseNode = builder.prismaNode('License', {
   id: { field: 'id' },
   findUnique: (id, ctx) => ({ id, ...scope(ctx.core) }),
   fields: (t) => ({
