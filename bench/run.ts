@@ -1,6 +1,9 @@
 /**
  * npm run bench — throughput and latency of GET /v1/products/{id} on the test listener,
- * on PostgreSQL and on the embedded database, next to a bare `pg` baseline.
+ * on PostgreSQL and on the embedded database, next to a bare `pg` baseline; then, on
+ * PostgreSQL, completed checkouts per second (20 concurrent buyers paying through the hosted
+ * page, next to a hand-written-SQL purchase through `pg`) and the GraphQL customer graph of a
+ * customer with 50 subscriptions (next to one hand-written SQL statement behind node:http).
  *
  *   BENCH_DURATION  seconds of measurement per target and concurrency (default 5)
  *   BENCH_PG_URL    an existing database to issue CREATE/DROP DATABASE from
@@ -14,10 +17,18 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
+import { baselinePurchase, countPurchases, purchaseMismatch, runBuyers, servicePurchase, type PurchaseRun } from './checkout.js';
 import { childEnv, freePorts, killAllNow, runTs, startTs, stopChild, waitForHealthy, type Child } from './children.js';
+import { checkGraphAnswer, CUSTOMER_GRAPH, customerGlobalId, LICENSES, seedCustomerGraph, SUBSCRIPTIONS } from './customer-graph.js';
 import { measure } from './load.js';
-import { createBenchDatabase } from './postgres.js';
-import { formatTable, machineDescription, targetVerdict, type Row, type TargetName } from './report.js';
+import { createBenchDatabase, type BenchDatabase } from './postgres.js';
+import { formatPurchaseTable, formatTable, machineDescription, targetVerdict, type PurchaseRow, type Row, type TargetName } from './report.js';
+
+/** Concurrent buyers of the checkout measurement (the issue's figure). */
+const BUYERS = 20;
+/** Connections of the customer graph measurement. */
+const GRAPH_CONNECTIONS = [1, 10];
 
 interface Settings {
   adminUrl: string;
@@ -62,13 +73,35 @@ class Cleanup {
   }
 }
 
+interface Store {
+  storeId: string;
+  apiKey: string;
+}
+
 /** A store with a test key, made by the operator CLI; with the embedded database this must happen while no server holds the data directory. */
-async function createStoreKey(dbVars: Record<string, string>): Promise<string> {
+async function createStoreKey(dbVars: Record<string, string>): Promise<Store> {
   const stdout = await runTs('cli stores create', 'src/cli.ts', ['stores', 'create', '--name', 'Bench', '--json'], childEnv(dbVars));
-  const parsed: unknown = JSON.parse(stdout);
-  const key = typeof parsed === 'object' && parsed !== null && 'test_api_key' in parsed ? parsed.test_api_key : undefined;
-  if (typeof key !== 'string') throw new Error(`cli stores create printed no test_api_key:\n${stdout}`);
-  return key;
+  const parsed = JSON.parse(stdout) as { id?: unknown; test_api_key?: unknown };
+  if (typeof parsed.test_api_key !== 'string' || typeof parsed.id !== 'string') throw new Error(`cli stores create printed no id and test_api_key:\n${stdout}`);
+  return { storeId: parsed.id, apiKey: parsed.test_api_key };
+}
+
+/** A one-time product with a licenseKey feature, so a purchase runs the whole path (license included). */
+async function createLicensedProduct(testUrl: string, apiKey: string, name: string): Promise<string> {
+  const res = await fetch(`${testUrl}/v1/products`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+    body: JSON.stringify({
+      name,
+      price: 1500,
+      currency: 'USD',
+      billing_type: 'onetime',
+      features: [{ type: 'licenseKey', description: 'Key', license_key: { activation_limit: 3 } }],
+    }),
+  });
+  const body = (await res.json()) as { id?: unknown };
+  if (res.status !== 200 || typeof body.id !== 'string') throw new Error(`POST /v1/products answered ${res.status}: ${JSON.stringify(body)}`);
+  return body.id;
 }
 
 async function createProduct(testUrl: string, apiKey: string): Promise<string> {
@@ -103,10 +136,16 @@ async function startServer(name: string, script: string, vars: Record<string, st
   return { child, baseUrl };
 }
 
-async function loadTarget(target: TargetName, url: string, headers: Record<string, string>, s: Settings): Promise<Row[]> {
+interface LoadExtras {
+  connections?: number[];
+  method?: 'GET' | 'POST';
+  body?: string;
+}
+
+async function loadTarget(target: TargetName, url: string, headers: Record<string, string>, s: Settings, extras: LoadExtras = {}): Promise<Row[]> {
   const rows: Row[] = [];
-  for (const connections of s.connections) {
-    const result = await measure({ url, headers, connections, durationSec: s.durationSec, warmupSec: s.warmupSec });
+  for (const connections of extras.connections ?? s.connections) {
+    const result = await measure({ url, headers, connections, durationSec: s.durationSec, warmupSec: s.warmupSec, method: extras.method, body: extras.body });
     console.log(`  ${target} @ ${connections} connections: ${result.requestsPerSec.toFixed(0)} req/s, p99 ${result.p99Ms} ms, non-2xx ${result.non2xx}, errors ${result.errors}`);
     rows.push({ target, ...result });
   }
@@ -119,7 +158,8 @@ async function loadTarget(target: TargetName, url: string, headers: Record<strin
  */
 async function benchService(target: 'postgres/ours' | 'embedded/ours', dbVars: Record<string, string>, s: Settings, cleanup: Cleanup) {
   console.log(`${target}: creating store, starting server`);
-  const apiKey = await createStoreKey(dbVars);
+  const store = await createStoreKey(dbVars);
+  const { apiKey } = store;
   let productId: string | undefined;
   const rows: Row[] = [];
   for (const [name, vars] of [
@@ -132,7 +172,7 @@ async function benchService(target: 'postgres/ours' | 'embedded/ours', dbVars: R
     rows.push(...(await loadTarget(name, `${server.baseUrl}/v1/products/${productId}`, { 'x-api-key': apiKey }, s)));
     await stopChild(server.child);
   }
-  return { rows, productId: productId! };
+  return { rows, productId: productId!, store };
 }
 
 async function benchBaseline(databaseUrl: string, productId: string, s: Settings, cleanup: Cleanup): Promise<Row[]> {
@@ -145,6 +185,85 @@ async function benchBaseline(databaseUrl: string, productId: string, s: Settings
   return rows;
 }
 
+interface PurchasesAndGraph {
+  purchases: PurchaseRow[];
+  graphRows: Row[];
+  graphBytes: { ours: number; baseline: number };
+  /** Why the run is broken: failed purchases, or a database that does not match the 303s. */
+  problems: string[];
+}
+
+function logPurchases(target: string, r: PurchaseRun): void {
+  console.log(`  ${target} @ ${r.buyers} buyers: ${r.purchasesPerSec.toFixed(1)} purchases/s, p99 ${r.p99Ms.toFixed(0)} ms, ${r.completed} completed, ${r.failures} failed`);
+}
+
+/** Every purchase answered as completed is in the database exactly once, and none that failed is. */
+async function checkPurchases(target: string, pool: pg.Pool, productId: string, r: PurchaseRun, problems: string[]): Promise<void> {
+  if (r.failures) problems.push(`${target}: ${r.failures} purchases failed, e.g.:\n    ${r.failureSamples.join('\n    ')}`);
+  const counts = await countPurchases(pool, productId);
+  const mismatch = purchaseMismatch(counts, r.completed);
+  if (mismatch) problems.push(`${target}: ${mismatch}`);
+  else console.log(`  ${target}: database holds exactly ${r.completed} completed checkouts, paid orders, payments, licenses and checkout.completed events`);
+}
+
+/**
+ * The service (as shipped) on PostgreSQL: checkouts per second, then the customer graph; then
+ * the same work without the service: hand-written SQL purchases through a `pg` Pool in this
+ * process, and the graph from bench/graph-baseline-server.ts. The baselines run while the
+ * service is stopped, so they do not share the CPU with it.
+ */
+async function benchPurchasesAndGraph(db: BenchDatabase, store: Store, s: Settings, cleanup: Cleanup): Promise<PurchasesAndGraph> {
+  const problems: string[] = [];
+  const runTag = `${process.pid}-${Date.now()}`;
+  const pool = new pg.Pool({ connectionString: db.url, max: BUYERS });
+  let poolOpen = true;
+  const closePool = async () => {
+    if (poolOpen) (poolOpen = false), await pool.end();
+  };
+  cleanup.defer('close bench pg pool', closePool);
+
+  console.log(`checkout + customer graph: starting server, creating products, seeding a customer with ${SUBSCRIPTIONS} subscriptions`);
+  const [port, testPort] = (await freePorts(2)) as [number, number];
+  const server = await startServer('postgres/ours', 'src/server.ts', { DATABASE_URL: db.url, PORT: String(port), TEST_PORT: String(testPort) }, testPort, cleanup);
+  const oursProduct = await createLicensedProduct(server.baseUrl, store.apiKey, 'Bench app');
+  const baselineProduct = await createLicensedProduct(server.baseUrl, store.apiKey, 'Bench app (baseline)');
+  const customerId = await seedCustomerGraph(db.url, store.storeId);
+
+  const ours = await runBuyers(BUYERS, s.warmupSec, s.durationSec, servicePurchase(server.baseUrl, store.apiKey, oursProduct, runTag));
+  logPurchases('checkout: postgres/ours', ours);
+  await checkPurchases('checkout: postgres/ours', pool, oursProduct, ours, problems);
+
+  const graphBody = JSON.stringify({ query: CUSTOMER_GRAPH, variables: { id: customerGlobalId(customerId) } });
+  const graphHeaders = { 'content-type': 'application/json', 'x-api-key': store.apiKey };
+  const graphExtras: LoadExtras = { connections: GRAPH_CONNECTIONS, method: 'POST', body: graphBody };
+  const oursBytes = await checkGraphAnswer(`${server.baseUrl}/graphql`, graphHeaders, graphBody);
+  const graphRows = await loadTarget('graph: postgres/ours', `${server.baseUrl}/graphql`, graphHeaders, s, graphExtras);
+  await stopChild(server.child);
+
+  console.log(`checkout baseline: ${BUYERS} loops of one hand-written SQL purchase each on a pg Pool of ${BUYERS}`);
+  const baseline = await runBuyers(BUYERS, s.warmupSec, s.durationSec, await baselinePurchase(pool, baselineProduct, runTag));
+  logPurchases('checkout: baseline pg', baseline);
+  await checkPurchases('checkout: baseline pg', pool, baselineProduct, baseline, problems);
+  await closePool();
+
+  console.log('graph baseline: starting bench/graph-baseline-server.ts');
+  const [graphPort] = (await freePorts(1)) as [number];
+  const graphServer = await startServer('graph: baseline pg', 'bench/graph-baseline-server.ts', { DATABASE_URL: db.url, PORT: String(graphPort) }, graphPort, cleanup);
+  const baselineBytes = await checkGraphAnswer(`${graphServer.baseUrl}/graphql`, graphHeaders, graphBody);
+  graphRows.push(...(await loadTarget('graph: baseline pg', `${graphServer.baseUrl}/graphql`, graphHeaders, s, graphExtras)));
+  await stopChild(graphServer.child);
+
+  return {
+    purchases: [
+      { target: 'checkout: postgres/ours', ...ours },
+      { target: 'checkout: baseline pg', ...baseline },
+    ],
+    graphRows,
+    graphBytes: { ours: oursBytes, baseline: baselineBytes },
+    problems,
+  };
+}
+
 const ORDER: TargetName[] = ['postgres/ours', 'postgres/ours, READ_CACHE=off', 'embedded/ours', 'embedded/ours, READ_CACHE=off', 'baseline pg'];
 
 function printReport(rows: Row[], s: Settings): void {
@@ -153,6 +272,17 @@ function printReport(rows: Row[], s: Settings): void {
   console.log('The baseline is a bare node:http + pg server on the PostgreSQL database; it is the reference for both the postgres and the embedded rows.\n');
   console.log(formatTable(sorted));
   console.log(`\n${targetVerdict(rows)}`);
+}
+
+function printPurchasesAndGraph(r: PurchasesAndGraph, s: Settings): void {
+  console.log(`\nCompleted checkouts per second on PostgreSQL, ${BUYERS} concurrent buyers, ${s.durationSec} s after a ${s.warmupSec} s warm-up; latency is one whole purchase.`);
+  console.log('ours: POST /v1/checkouts, GET the hosted page, POST the form (test card) until the 303, over HTTP like a browser.');
+  console.log('baseline: INSERT the checkout, then one transaction (lock it, customer ON CONFLICT, transaction, order, license, UPDATE checkout, event) through pg;');
+  console.log('it is leaner on purpose: no HTTP, no page render, no anti-forgery token, no separate "processing" step around the charge.\n');
+  console.log(formatPurchaseTable(r.purchases));
+  console.log(`\nGraphQL customer graph (customer with ${SUBSCRIPTIONS} subscriptions, each with product and 2 transactions; ${SUBSCRIPTIONS} orders; ${LICENSES} licenses), POST /graphql, ${s.durationSec} s per row after a ${s.warmupSec} s warm-up.`);
+  console.log(`baseline: node:http + one hand-written SQL statement (json aggregation) through pg. Response bytes: ours ${r.graphBytes.ours}, baseline ${r.graphBytes.baseline}.\n`);
+  console.log(formatTable(r.graphRows));
 }
 
 async function main(cleanup: Cleanup): Promise<number> {
@@ -169,11 +299,15 @@ async function main(cleanup: Cleanup): Promise<number> {
   cleanup.defer(`remove ${dataDir}`, () => rm(dataDir, { recursive: true, force: true }));
   const embeddedRun = await benchService('embedded/ours', { DATA_DIR: dataDir }, s, cleanup);
 
+  const purchasesAndGraph = await benchPurchasesAndGraph(db, pgRun.store, s, cleanup);
+
   const rows = [...pgRun.rows, ...embeddedRun.rows, ...baseline];
   printReport(rows, s);
-  const broken = rows.filter((r) => r.non2xx > 0 || r.errors > 0);
+  printPurchasesAndGraph(purchasesAndGraph, s);
+  const broken = [...rows, ...purchasesAndGraph.graphRows].filter((r) => r.non2xx > 0 || r.errors > 0);
   for (const r of broken) console.error(`BROKEN: ${r.target} @ ${r.connections}: ${r.non2xx} non-2xx responses, ${r.errors} errors`);
-  return broken.length ? 1 : 0;
+  for (const p of purchasesAndGraph.problems) console.error(`BROKEN: ${p}`);
+  return broken.length || purchasesAndGraph.problems.length ? 1 : 0;
 }
 
 const cleanup = new Cleanup();
