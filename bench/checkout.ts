@@ -90,13 +90,27 @@ function hidden(html: string, name: string): string {
   return m[1]!;
 }
 
+/** Total milliseconds spent in each of the service purchase's three requests (successful purchases only). */
+export interface StepTimes {
+  purchases: number;
+  createMs: number;
+  pageMs: number;
+  payMs: number;
+}
+
+export function formatSteps(t: StepTimes): string {
+  const avg = (ms: number) => (t.purchases ? ms / t.purchases : 0).toFixed(0);
+  return `POST /v1/checkouts ${avg(t.createMs)} ms, GET page ${avg(t.pageMs)} ms, POST page ${avg(t.payMs)} ms (averages over ${t.purchases} purchases)`;
+}
+
 /**
  * The service's purchase, as a seller's server and a buyer's browser make it:
  * POST /v1/checkouts, GET the hosted page (anti-forgery cookie + hidden fields), POST the
  * form with a test card; success is the 303 to the success page.
  */
-export function servicePurchase(testUrl: string, apiKey: string, productId: string, runTag: string): Purchase {
+export function servicePurchase(testUrl: string, apiKey: string, productId: string, runTag: string, steps: StepTimes): Purchase {
   return async (seq) => {
+    const t0 = performance.now();
     const created = await fetch(`${testUrl}/v1/checkouts`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
@@ -105,6 +119,7 @@ export function servicePurchase(testUrl: string, apiKey: string, productId: stri
     const body = (await created.json()) as { checkout_url?: string };
     if (created.status !== 200 || !body.checkout_url) throw new Error(`POST /v1/checkouts answered ${created.status}: ${JSON.stringify(body).slice(0, 300)}`);
     const url = body.checkout_url;
+    const t1 = performance.now();
 
     const page = await fetch(url, { redirect: 'manual' });
     const html = await page.text();
@@ -112,6 +127,7 @@ export function servicePurchase(testUrl: string, apiKey: string, productId: stri
     const cookie = page.headers.get('set-cookie')?.split(';')[0];
     if (!cookie) throw new Error(`GET ${url} set no cookie`);
 
+    const t2 = performance.now();
     const form = new URLSearchParams({
       csrf: hidden(html, 'csrf'),
       expected_total: hidden(html, 'expected_total'),
@@ -130,6 +146,10 @@ export function servicePurchase(testUrl: string, apiKey: string, productId: stri
     });
     const answer = await paid.text();
     if (paid.status !== 303) throw new Error(`POST ${url} answered ${paid.status}: ${answer.replace(/\s+/g, ' ').slice(0, 300)}`);
+    steps.purchases++;
+    steps.createMs += t1 - t0;
+    steps.pageMs += t2 - t1;
+    steps.payMs += performance.now() - t2;
   };
 }
 

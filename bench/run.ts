@@ -14,11 +14,11 @@
  * something broke (a server did not start, non-2xx answers, connection errors); missing
  * the throughput target is reported, not failed.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { baselinePurchase, countPurchases, purchaseMismatch, runBuyers, servicePurchase, type PurchaseRun } from './checkout.js';
+import { baselinePurchase, countPurchases, formatSteps, purchaseMismatch, runBuyers, servicePurchase, type PurchaseRun, type StepTimes } from './checkout.js';
 import { childEnv, freePorts, killAllNow, runTs, startTs, stopChild, waitForHealthy, type Child } from './children.js';
 import { checkGraphAnswer, CUSTOMER_GRAPH, customerGlobalId, LICENSES, seedCustomerGraph, SUBSCRIPTIONS } from './customer-graph.js';
 import { measure } from './load.js';
@@ -189,8 +189,25 @@ interface PurchasesAndGraph {
   purchases: PurchaseRow[];
   graphRows: Row[];
   graphBytes: { ours: number; baseline: number };
+  /** Where a service purchase spends its time, by request. */
+  steps: StepTimes;
+  /** The service process's CPU time per completed purchase (warm-up included), when /proc exists. */
+  serverCpuMsPerPurchase: number | null;
   /** Why the run is broken: failed purchases, or a database that does not match the 303s. */
   problems: string[];
+}
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc; null where there is no /proc. */
+async function cpuMs(pid: number | undefined): Promise<number | null> {
+  if (pid === undefined) return null;
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the ")" that ends the command name; utime and stime are fields 14 and 15 of the whole line.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return null;
+  }
 }
 
 function logPurchases(target: string, r: PurchaseRun): void {
@@ -229,8 +246,14 @@ async function benchPurchasesAndGraph(db: BenchDatabase, store: Store, s: Settin
   const baselineProduct = await createLicensedProduct(server.baseUrl, store.apiKey, 'Bench app (baseline)');
   const customerId = await seedCustomerGraph(db.url, store.storeId);
 
-  const ours = await runBuyers(BUYERS, s.warmupSec, s.durationSec, servicePurchase(server.baseUrl, store.apiKey, oursProduct, runTag));
+  const steps: StepTimes = { purchases: 0, createMs: 0, pageMs: 0, payMs: 0 };
+  const cpuBefore = await cpuMs(server.child.proc.pid);
+  const ours = await runBuyers(BUYERS, s.warmupSec, s.durationSec, servicePurchase(server.baseUrl, store.apiKey, oursProduct, runTag, steps));
+  const cpuAfter = await cpuMs(server.child.proc.pid);
+  const serverCpuMsPerPurchase = cpuBefore !== null && cpuAfter !== null && ours.completed ? (cpuAfter - cpuBefore) / ours.completed : null;
   logPurchases('checkout: postgres/ours', ours);
+  console.log(`  checkout: postgres/ours, per request: ${formatSteps(steps)}`);
+  if (serverCpuMsPerPurchase !== null) console.log(`  checkout: postgres/ours: server process CPU ${serverCpuMsPerPurchase.toFixed(1)} ms per purchase`);
   await checkPurchases('checkout: postgres/ours', pool, oursProduct, ours, problems);
 
   const graphBody = JSON.stringify({ query: CUSTOMER_GRAPH, variables: { id: customerGlobalId(customerId) } });
@@ -260,6 +283,8 @@ async function benchPurchasesAndGraph(db: BenchDatabase, store: Store, s: Settin
     ],
     graphRows,
     graphBytes: { ours: oursBytes, baseline: baselineBytes },
+    steps,
+    serverCpuMsPerPurchase,
     problems,
   };
 }
@@ -280,6 +305,8 @@ function printPurchasesAndGraph(r: PurchasesAndGraph, s: Settings): void {
   console.log('baseline: INSERT the checkout, then one transaction (lock it, customer ON CONFLICT, transaction, order, license, UPDATE checkout, event) through pg;');
   console.log('it is leaner on purpose: no HTTP, no page render, no anti-forgery token, no separate "processing" step around the charge.\n');
   console.log(formatPurchaseTable(r.purchases));
+  console.log(`\nours, per request: ${formatSteps(r.steps)}`);
+  if (r.serverCpuMsPerPurchase !== null) console.log(`ours, service process CPU: ${r.serverCpuMsPerPurchase.toFixed(1)} ms per purchase (user + system, from /proc, warm-up included)`);
   console.log(`\nGraphQL customer graph (customer with ${SUBSCRIPTIONS} subscriptions, each with product and 2 transactions; ${SUBSCRIPTIONS} orders; ${LICENSES} licenses), POST /graphql, ${s.durationSec} s per row after a ${s.warmupSec} s warm-up.`);
   console.log(`baseline: node:http + one hand-written SQL statement (json aggregation) through pg. Response bytes: ours ${r.graphBytes.ours}, baseline ${r.graphBytes.baseline}.\n`);
   console.log(formatTable(r.graphRows));

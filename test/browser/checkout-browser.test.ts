@@ -9,6 +9,7 @@ import { api, startTestService, type TestService } from '../support/service.js';
 /** Debian's chromium package; .ci/run installs it, so CI never skips this suite. */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium && process.env.REQUIRE_BROWSER) throw new Error(`REQUIRE_BROWSER is set but there is no Chromium at ${CHROMIUM}`);
 if (!haveChromium) console.warn(`[browser tests] SKIPPED: no Chromium at ${CHROMIUM}. Install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH.`);
 
 describe.skipIf(!haveChromium)('hosted checkout in headless Chromium', () => {
