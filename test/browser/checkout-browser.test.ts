@@ -147,6 +147,9 @@ describe.skipIf(!haveChromium)('hosted checkout in headless Chromium', () => {
     await page.goto(checkout.checkoutUrl!);
     expect(await page.textContent('#discount')).toContain('€25.00');
     await fillBuyer(page, { email: 'discount@example.com' });
+    // The summary the script refreshed for the chosen country is complete.
+    expect(await page.textContent('#sub-total')).toBe('€100.00');
+    expect(await page.textContent('#discount')).toBe('−€25.00');
     expect(await page.textContent('#total')).toBe('€75.00');
     await Promise.all([page.waitForURL(/\/receipt\?/), page.click('#pay')]);
     expect(await page.textContent('#paid')).toBe('€75.00');
