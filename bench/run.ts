@@ -137,6 +137,8 @@ async function startServer(name: string, script: string, vars: Record<string, st
 }
 
 interface LoadExtras {
+  /** The server under load: if it dies during a row, its exit and last output are printed. */
+  server?: Child;
   connections?: number[];
   method?: 'GET' | 'POST';
   body?: string;
@@ -148,6 +150,12 @@ async function loadTarget(target: TargetName, url: string, headers: Record<strin
     const result = await measure({ url, headers, connections, durationSec: s.durationSec, warmupSec: s.warmupSec, method: extras.method, body: extras.body });
     console.log(`  ${target} @ ${connections} connections: ${result.requestsPerSec.toFixed(0)} req/s, p99 ${result.p99Ms} ms, non-2xx ${result.non2xx}, errors ${result.errors}`);
     rows.push({ target, ...result });
+    const proc = extras.server?.proc;
+    if (proc && (proc.exitCode !== null || proc.signalCode !== null)) {
+      // Connection errors from here on would only measure a dead port.
+      console.error(`  ${target}: the server exited (${proc.signalCode ?? proc.exitCode}) during the load; its last output:\n${extras.server!.output().slice(-4000)}`);
+      break;
+    }
   }
   return rows;
 }
@@ -169,7 +177,7 @@ async function benchService(target: 'postgres/ours' | 'embedded/ours', dbVars: R
     const [port, testPort] = (await freePorts(2)) as [number, number];
     const server = await startServer(name, 'src/server.ts', { ...dbVars, ...vars, PORT: String(port), TEST_PORT: String(testPort) }, testPort, cleanup);
     productId ??= await createProduct(server.baseUrl, apiKey);
-    rows.push(...(await loadTarget(name, `${server.baseUrl}/v1/products/${productId}`, { 'x-api-key': apiKey }, s)));
+    rows.push(...(await loadTarget(name, `${server.baseUrl}/v1/products/${productId}`, { 'x-api-key': apiKey }, s, { server: server.child })));
     await stopChild(server.child);
   }
   return { rows, productId: productId!, store };
@@ -180,7 +188,7 @@ async function benchBaseline(databaseUrl: string, productId: string, s: Settings
   const [port] = (await freePorts(1)) as [number];
   const server = await startServer('baseline pg', 'bench/baseline-server.ts', { DATABASE_URL: databaseUrl, PORT: String(port) }, port, cleanup);
   // Same header as the service gets, so both requests cost the same on the wire.
-  const rows = await loadTarget('baseline pg', `${server.baseUrl}/v1/products/${productId}`, { 'x-api-key': 'unused' }, s);
+  const rows = await loadTarget('baseline pg', `${server.baseUrl}/v1/products/${productId}`, { 'x-api-key': 'unused' }, s, { server: server.child });
   await stopChild(server.child);
   return rows;
 }
@@ -260,7 +268,7 @@ async function benchPurchasesAndGraph(db: BenchDatabase, store: Store, s: Settin
   const graphHeaders = { 'content-type': 'application/json', 'x-api-key': store.apiKey };
   const graphExtras: LoadExtras = { connections: GRAPH_CONNECTIONS, method: 'POST', body: graphBody };
   const oursBytes = await checkGraphAnswer(`${server.baseUrl}/graphql`, graphHeaders, graphBody);
-  const graphRows = await loadTarget('graph: postgres/ours', `${server.baseUrl}/graphql`, graphHeaders, s, graphExtras);
+  const graphRows = await loadTarget('graph: postgres/ours', `${server.baseUrl}/graphql`, graphHeaders, s, { ...graphExtras, server: server.child });
   await stopChild(server.child);
 
   console.log(`checkout baseline: ${BUYERS} loops of one hand-written SQL purchase each on a pg Pool of ${BUYERS}`);
@@ -273,7 +281,7 @@ async function benchPurchasesAndGraph(db: BenchDatabase, store: Store, s: Settin
   const [graphPort] = (await freePorts(1)) as [number];
   const graphServer = await startServer('graph: baseline pg', 'bench/graph-baseline-server.ts', { DATABASE_URL: db.url, PORT: String(graphPort) }, graphPort, cleanup);
   const baselineBytes = await checkGraphAnswer(`${graphServer.baseUrl}/graphql`, graphHeaders, graphBody);
-  graphRows.push(...(await loadTarget('graph: baseline pg', `${graphServer.baseUrl}/graphql`, graphHeaders, s, graphExtras)));
+  graphRows.push(...(await loadTarget('graph: baseline pg', `${graphServer.baseUrl}/graphql`, graphHeaders, s, { ...graphExtras, server: graphServer.child })));
   await stopChild(graphServer.child);
 
   return {
