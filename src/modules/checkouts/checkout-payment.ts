@@ -137,7 +137,7 @@ async function startPayment(tx: P.TransactionClient, ctx: PaymentContext, id: st
     tax_id: taxId,
   };
   const attempt = c.paymentAttempts + 1;
-  const updated = await tx.checkout.update({
+  await tx.checkout.update({
     where: { id: c.id },
     data: {
       status: 'processing',
@@ -148,9 +148,9 @@ async function startPayment(tx: P.TransactionClient, ctx: PaymentContext, id: st
       quote: { ...quote },
       customFields: fields.values,
     },
-    include: CHECKOUT_INCLUDE,
   });
-  return { kind: 'charge', checkout: updated, attempt, quote };
+  // The charge needs only the product and the amounts; the row as read under the lock has them.
+  return { kind: 'charge', checkout: c, attempt, quote };
 }
 
 /** Step 3. Returns null when a resumed attempt turned out never to have been charged (checkout reopened). */
