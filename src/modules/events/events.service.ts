@@ -26,8 +26,8 @@ export type EventType = (typeof EVENT_TYPES)[number];
 
 /**
  * The only way to emit an event: it takes the transaction of the change it describes, so
- * the event is committed if and only if the change is (transactional outbox). `payload` is
- * the resource as the REST API renders it at this moment.
+ * the event and its deliveries are committed if and only if the change is (transactional
+ * outbox). `payload` is the resource as the REST API renders it at this moment.
  */
 export async function recordEvent(
   tx: Prisma.TransactionClient,
@@ -35,7 +35,18 @@ export async function recordEvent(
   type: EventType,
   payload: Prisma.InputJsonObject,
 ) {
-  return tx.event.create({
-    data: { id: newId('event'), ...scope(ctx), type, payload, createdAt: ctx.clock.now() },
+  const now = ctx.clock.now();
+  const event = await tx.event.create({ data: { id: newId('event'), ...scope(ctx), type, payload, createdAt: now } });
+  // Fan-out in the same transaction: every endpoint subscribed right now gets its delivery,
+  // so a committed event can never be missing from an endpoint's queue.
+  const endpoints = await tx.webhookEndpoint.findMany({
+    where: { ...scope(ctx), enabled: true, deletedAt: null, events: { has: type } },
+    select: { id: true },
   });
+  if (endpoints.length) {
+    await tx.webhookDelivery.createMany({
+      data: endpoints.map((e) => ({ id: newId('delivery'), eventId: event.id, endpointId: e.id, nextAttemptAt: now, createdAt: now })),
+    });
+  }
+  return event;
 }
