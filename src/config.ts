@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseKey } from './lib/secret-box.js';
 
 /** Everything the service reads from its environment, in one place (see the README's table). */
 export interface Config {
@@ -20,6 +21,12 @@ export interface Config {
   bodyLimit: string;
   /** Serve hot reads (products) from the in-process cache kept by the database's change feed. */
   readCache: boolean;
+  /** WEBHOOK_SECRET_KEY: encrypts webhook signing secrets at rest; required for production endpoints. */
+  webhookSecretKey: Buffer | undefined;
+  /** WEBHOOK_ALLOW_PRIVATE_URLS=true: production endpoints may point at loopback/private addresses. */
+  allowPrivateWebhookUrls: boolean;
+  /** WEBHOOK_WORKER=off: this server process does not deliver webhooks (run `npm run worker` instead). */
+  webhookWorker: boolean;
 }
 
 function intFrom(name: string, value: string | undefined, fallback: number): number {
@@ -44,5 +51,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     bodyLimit: env.BODY_LIMIT || '256kb',
     readCache: env.READ_CACHE !== 'off',
+    webhookSecretKey: env.WEBHOOK_SECRET_KEY ? parseKey('WEBHOOK_SECRET_KEY', env.WEBHOOK_SECRET_KEY) : undefined,
+    allowPrivateWebhookUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS === 'true',
+    webhookWorker: env.WEBHOOK_WORKER !== 'off',
   };
 }

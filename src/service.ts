@@ -9,6 +9,7 @@ import { systemClock, type Clock } from './lib/clock.js';
 import type { Logger } from './logger.js';
 import { ApiKeyAuthenticator } from './modules/stores/api-keys.js';
 import { purgeExpiredIdempotencyRecords } from './rest/idempotency.js';
+import { configureWebhookSecretKey } from './modules/webhooks/endpoint-secrets.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -45,6 +46,7 @@ function addressOf(server: Server): string {
 export async function startService(options: { config: Config; logger: Logger; db?: Database; clock?: Clock }): Promise<RunningService> {
   const { config, logger } = options;
   const clock = options.clock ?? systemClock;
+  configureWebhookSecretKey(config.webhookSecretKey);
   const db = options.db ?? (await openDatabase(databaseOptions(config)));
   const servers: Server[] = [];
   let stopCaches = async () => {};

@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import type { PrismaClient } from '../../generated/prisma/client.js';
+import type { Mode } from '../../generated/prisma/enums.js';
+import { AppError } from '../../lib/errors.js';
+import { SecretBox } from '../../lib/secret-box.js';
+
+/**
+ * Which key seals webhook signing secrets. Production secrets need WEBHOOK_SECRET_KEY from
+ * configuration: a key kept next to the data it protects protects nothing. The test
+ * environment, where no real customer relies on the secret, falls back to a development key
+ * the service generates and keeps in its database, so `npm start` works without setup.
+ */
+let configuredKey: Buffer | undefined;
+
+export function configureWebhookSecretKey(key: Buffer | undefined): void {
+  configuredKey = key;
+}
+
+const DEV_KEY_SETTING = 'webhook_dev_secret_key';
+const devBoxes = new WeakMap<object, Promise<SecretBox>>();
+
+async function devBox(db: PrismaClient): Promise<SecretBox> {
+  let box = devBoxes.get(db);
+  if (!box) {
+    box = (async () => {
+      await db.serviceSetting.createMany({ data: [{ key: DEV_KEY_SETTING, value: randomBytes(32).toString('base64') }], skipDuplicates: true });
+      const row = await db.serviceSetting.findUniqueOrThrow({ where: { key: DEV_KEY_SETTING } });
+      return new SecretBox(Buffer.from(row.value, 'base64'));
+    })();
+    devBoxes.set(db, box);
+  }
+  return box;
+}
+
+async function boxFor(db: PrismaClient, mode: Mode): Promise<SecretBox> {
+  if (configuredKey) return new SecretBox(configuredKey);
+  if (mode === 'prod') {
+    throw new AppError(
+      'unavailable',
+      'WEBHOOK_SECRET_KEY is not configured: production webhook signing secrets are stored encrypted with it. Set it to 32 random bytes (e.g. `openssl rand -base64 32`) and restart.',
+    );
+  }
+  return devBox(db);
+}
+
+export async function sealSigningSecret(db: PrismaClient, mode: Mode, secret: string): Promise<string> {
+  return (await boxFor(db, mode)).seal(secret);
+}
+
+export async function openSigningSecret(db: PrismaClient, mode: Mode, sealed: string): Promise<string> {
+  return (await boxFor(db, mode)).open(sealed);
+}
