@@ -22,6 +22,7 @@ import { baselinePurchase, countPurchases, formatSteps, purchaseMismatch, runBuy
 import { childEnv, freePorts, killAllNow, runTs, startTs, stopChild, waitForHealthy, type Child } from './children.js';
 import { checkGraphAnswer, CUSTOMER_GRAPH, customerGlobalId, LICENSES, seedCustomerGraph, SUBSCRIPTIONS } from './customer-graph.js';
 import { measure } from './load.js';
+import { benchWebhookDelivery, formatWebhookBench } from './webhooks.js';
 import { createBenchDatabase, type BenchDatabase } from './postgres.js';
 import { formatPurchaseTable, formatTable, machineDescription, targetVerdict, type PurchaseRow, type Row, type TargetName } from './report.js';
 
@@ -335,14 +336,20 @@ async function main(cleanup: Cleanup): Promise<number> {
   const embeddedRun = await benchService('embedded/ours', { DATA_DIR: dataDir }, s, cleanup);
 
   const purchasesAndGraph = await benchPurchasesAndGraph(db, pgRun.store, s, cleanup);
+  const webhooks = await benchWebhookDelivery(db.url, pgRun.store.storeId, s.durationSec, (name, run) => cleanup.defer(name, run));
 
   const rows = [...pgRun.rows, ...embeddedRun.rows, ...baseline];
   printReport(rows, s);
   printPurchasesAndGraph(purchasesAndGraph, s);
+  console.log(`\nWebhook delivery on PostgreSQL: ${webhooks.events} checkout.completed events (${webhooks.bodyBytes}-byte bodies) over ${webhooks.endpoints} endpoints, to one local receiver process.`);
+  console.log('ours: one `npm run worker` process (claim, sign, POST, record). baseline: one process signing and POSTing the same events, no database.\n');
+  console.log(formatWebhookBench(webhooks));
+  if (webhooks.workerCpuMsPerEvent !== null) console.log(`ours, worker process CPU: ${webhooks.workerCpuMsPerEvent.toFixed(2)} ms per event (user + system, from /proc)`);
   const broken = [...rows, ...purchasesAndGraph.graphRows].filter((r) => r.non2xx > 0 || r.errors > 0);
   for (const r of broken) console.error(`BROKEN: ${r.target} @ ${r.connections}: ${r.non2xx} non-2xx responses, ${r.errors} errors`);
-  for (const p of purchasesAndGraph.problems) console.error(`BROKEN: ${p}`);
-  return broken.length || purchasesAndGraph.problems.length ? 1 : 0;
+  const problems = [...purchasesAndGraph.problems, ...webhooks.problems];
+  for (const p of problems) console.error(`BROKEN: ${p}`);
+  return broken.length || problems.length ? 1 : 0;
 }
 
 const cleanup = new Cleanup();

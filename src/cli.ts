@@ -5,8 +5,11 @@
  *   keys create --store ID --mode test|prod
  *   keys revoke --key KEY_ID
  *   db migrate                              apply pending migrations
- * Uses DATA_DIR / DATABASE_URL like the server; the embedded database must not be open
- * in a running server at the same time.
+ *   listen --forward-to URL --api-key KEY --endpoint WEBHOOK_ID [--url SERVICE] [--once]
+ *                                           forward a cli webhook endpoint's events to a local server
+ * Store commands use DATA_DIR / DATABASE_URL like the server; the embedded database must not
+ * be open in a running server at the same time. `listen` is a client of a running service's
+ * REST API and opens no database.
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.js';
@@ -16,13 +19,16 @@ import { migrate } from './db/migrate.js';
 import { AppError } from './lib/errors.js';
 import { createApiKey, createStore, listStores, revokeApiKey } from './modules/stores/stores.service.js';
 import { databaseOptions } from './service.js';
+import { listen, ListenError } from './cli/listen.js';
 
 const USAGE = `usage:
   cli stores create --name NAME [--json]
   cli stores list [--json]
   cli keys create --store STORE_ID --mode test|prod
   cli keys revoke --key KEY_ID
-  cli db migrate`;
+  cli db migrate
+  cli listen --forward-to URL [--api-key KEY] [--endpoint WEBHOOK_ID] [--url http://127.0.0.1:8081] [--once]
+      (key and endpoint also from BILLING_API_KEY / BILLING_WEBHOOK_ID)`;
 
 async function withDatabase<T>(fn: (db: Database) => Promise<T>): Promise<T> {
   const db = await openDatabase(databaseOptions(loadConfig()));
@@ -38,7 +44,8 @@ export async function runCli(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { name: { type: 'string' }, json: { type: 'boolean' }, store: { type: 'string' }, mode: { type: 'string' }, key: { type: 'string' } },
+    options: { name: { type: 'string' }, json: { type: 'boolean' }, store: { type: 'string' }, mode: { type: 'string' }, key: { type: 'string' },
+      'forward-to': { type: 'string' }, 'api-key': { type: 'string' }, endpoint: { type: 'string' }, url: { type: 'string' }, once: { type: 'boolean' } },
   });
   const command = positionals.join(' ');
   const print = (obj: unknown, text: string) => console.log(values.json ? JSON.stringify(obj, null, 2) : text);
@@ -70,6 +77,26 @@ export async function runCli(argv: string[]): Promise<number> {
       print({ applied }, applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
       return 0;
     }
+    case 'listen': {
+      if (!values['forward-to']) break;
+      // First Ctrl-C: finish the event in hand (forward + ack) and stop; a second one quits at once.
+      const stop = new AbortController();
+      const onSigint = () => (stop.signal.aborted ? process.exit(130) : stop.abort());
+      process.on('SIGINT', onSigint);
+      try {
+        const summary = await listen({
+          serviceUrl: values.url ?? 'http://127.0.0.1:8081',
+          apiKey: values['api-key'] ?? process.env.BILLING_API_KEY ?? '',
+          endpointId: values.endpoint ?? process.env.BILLING_WEBHOOK_ID ?? '',
+          forwardTo: values['forward-to'],
+          once: values.once ?? false,
+          signal: stop.signal,
+        });
+        return summary.unacknowledged === 0 ? 0 : 1;
+      } finally {
+        process.off('SIGINT', onSigint);
+      }
+    }
   }
   console.error(USAGE);
   return 2;
@@ -81,6 +108,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     (err) => {
       if (err instanceof DataDirInUseError) console.error(err.message);
       else if (err instanceof AppError) console.error(err.messages().join('\n'));
+      else if (err instanceof ListenError) console.error(err.message);
       else console.error(err);
       process.exit(1);
     },

@@ -10,6 +10,8 @@ import type { Logger } from './logger.js';
 import { ApiKeyAuthenticator } from './modules/stores/api-keys.js';
 import { purgeExpiredIdempotencyRecords } from './rest/idempotency.js';
 import { configureWebhookSecretKey } from './modules/webhooks/endpoint-secrets.js';
+import { configureWebhookUrlPolicy } from './modules/webhooks/url-safety.js';
+import { DeliveryWorker } from './modules/webhooks/delivery-worker.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -47,6 +49,7 @@ export async function startService(options: { config: Config; logger: Logger; db
   const { config, logger } = options;
   const clock = options.clock ?? systemClock;
   configureWebhookSecretKey(config.webhookSecretKey);
+  configureWebhookUrlPolicy({ allowPrivateUrls: config.allowPrivateWebhookUrls });
   const db = options.db ?? (await openDatabase(databaseOptions(config)));
   const servers: Server[] = [];
   let stopCaches = async () => {};
@@ -75,12 +78,18 @@ export async function startService(options: { config: Config; logger: Logger; db
   const purge = setInterval(() => {
     purgeExpiredIdempotencyRecords(db.prisma, clock.now()).catch((err: unknown) => logger.warn({ err }, 'idempotency purge failed'));
   }, HOUR_MS).unref();
+  // In-process by default; WEBHOOK_WORKER=off leaves delivery to `npm run worker` processes.
+  const worker = config.webhookWorker
+    ? new DeliveryWorker({ db: db.prisma, clock, logger, allowPrivateUrls: config.allowPrivateWebhookUrls })
+    : undefined;
+  worker?.start();
   return {
     db,
     prodUrl: addressOf(servers[0]!),
     testUrl: addressOf(servers[1]!),
     async close() {
       clearInterval(purge);
+      await worker?.stop();
       await Promise.all(
         servers.map((s) => new Promise<void>((resolve) => { s.close(() => resolve()); s.closeAllConnections(); })),
       );

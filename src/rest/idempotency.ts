@@ -72,6 +72,22 @@ async function reserveOrFindFirst(ctx: RequestContext, id: RecordId, requestHash
   throw new AppError('conflict', 'Another request with this Idempotency-Key is in flight; retry');
 }
 
+/**
+ * Fields of this answer that must never be written to the idempotency store (a signing
+ * secret shown once): a replay answers without them, and the caller reads them through
+ * their own operation (GET /v1/webhooks/{id}/secret).
+ */
+export function keepOutOfIdempotencyStore(res: Response, fields: string[]): Response {
+  res.locals.idempotencyOmit = fields;
+  return res;
+}
+
+function storable(res: Response, body: unknown): string {
+  const omit = res.locals.idempotencyOmit as string[] | undefined;
+  if (!omit || body === null || typeof body !== 'object') return JSON.stringify(body);
+  return JSON.stringify(Object.fromEntries(Object.entries(body).filter(([k]) => !omit.includes(k))));
+}
+
 /** Stores the answer before it goes out, so a retry arriving right after it sees it. */
 function recordAnswer(res: Response, ctx: RequestContext, id: RecordId, next: NextFunction) {
   const json = res.json.bind(res);
@@ -82,7 +98,7 @@ function recordAnswer(res: Response, ctx: RequestContext, id: RecordId, next: Ne
     const stored =
       status >= 500 || status === 409
         ? ctx.db.idempotencyRecord.delete({ where: { storeId_mode_key: id } })
-        : ctx.db.idempotencyRecord.update({ where: { storeId_mode_key: id }, data: { responseStatus: status, responseBody: JSON.stringify(body) } });
+        : ctx.db.idempotencyRecord.update({ where: { storeId_mode_key: id }, data: { responseStatus: status, responseBody: storable(res, body) } });
     stored.then(
       () => json(body),
       (err: unknown) => next(err),

@@ -8,6 +8,8 @@ import { productRoutes } from '../modules/products/products.routes.js';
 import { discountRoutes } from '../modules/discounts/discounts.routes.js';
 import { checkoutRoutes } from '../modules/checkouts/checkouts.routes.js';
 import { portalRoutes } from '../modules/portal/portal.routes.js';
+import { webhookRoutes } from '../modules/webhooks/webhooks.routes.js';
+import { pendingEventRoutes } from '../modules/webhooks/pending-events.routes.js';
 import { AppError } from '../lib/errors.js';
 import { requireApiKey, type ListenerEnv } from './auth.js';
 import { idempotentPost } from './idempotency.js';
@@ -25,6 +27,8 @@ export function v1Router(env: ListenerEnv): Router {
   orderRoutes(router);
   subscriptionRoutes(router);
   transactionRoutes(router);
+  pendingEventRoutes(router);
+  webhookRoutes(router);
   customerRoutes(router);
   router.use((req) => {
     throw new AppError('not_found', `No route ${req.method} ${req.baseUrl}${req.path}`);
