@@ -3,7 +3,9 @@
  * on PostgreSQL and on the embedded database, next to a bare `pg` baseline; then, on
  * PostgreSQL, completed checkouts per second (20 concurrent buyers paying through the hosted
  * page, next to a hand-written-SQL purchase through `pg`) and the GraphQL customer graph of a
- * customer with 50 subscriptions (next to one hand-written SQL statement behind node:http).
+ * customer with 50 subscriptions (next to one hand-written SQL statement behind node:http);
+ * last, webhook events delivered per second by one `npm run worker` process to a local
+ * receiver (next to bare signed POSTs from one process; bench/webhooks.ts).
  *
  *   BENCH_DURATION  seconds of measurement per target and concurrency (default 5)
  *   BENCH_PG_URL    an existing database to issue CREATE/DROP DATABASE from

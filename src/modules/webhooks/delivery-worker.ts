@@ -50,8 +50,8 @@ interface Outcome {
 const LEASE_MARGIN_MS = 30_000;
 
 /**
- * Sends due deliveries of `http` endpoints. Several workers (threads of one server, other
- * servers, `npm run worker`) may run against one PostgreSQL database: a round claims its
+ * Sends due deliveries of `http` endpoints. Several workers (the ones in each server process,
+ * `npm run worker` processes) may run against one PostgreSQL database: a round claims its
  * rows with `FOR UPDATE SKIP LOCKED` and, in the same statement, counts the attempt and
  * pushes `nextAttemptAt` past the time the attempt can take (a lease). No transaction is
  * open during the HTTP call; the outcome is recorded afterwards. A worker that dies
