@@ -94,6 +94,16 @@ describe('payment recovery', () => {
     expect(await db.prisma.order.count({ where: { checkout: { id: c.id } } })).toBe(0);
   });
 
+  it('a pay-what-you-want amount times the units cannot pass the largest payment', async () => {
+    const product = await createProduct(ctx, { name: 'Gift', description: 'x', price: 500, currency: 'USD', billing_type: 'onetime', pay_what_you_want: true });
+    const c = await createCheckout(ctx, { product_id: product.id, units: 10 });
+    const err = await payCheckout(ctx, c.id, { ...FORM, amount: 99_999_999 }).catch((e: unknown) => e);
+    expect((err as AppError).issues[0]?.path).toEqual(['amount']);
+    expect((await findCheckout(ctx, c.id)).status).toBe('pending');
+    expect(await payCheckout(ctx, c.id, { ...FORM, amount: 1_000 })).toMatchObject({ kind: 'completed' });
+    expect(await db.prisma.order.findFirst({ where: { productId: product.id } })).toMatchObject({ subTotal: 10_000 });
+  });
+
   it('a checkout older than a day is expired and cannot be paid', async () => {
     const c = await newCheckout();
     ctx.clock.advance(24 * 60 * 60 * 1000);

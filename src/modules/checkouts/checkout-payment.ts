@@ -2,6 +2,7 @@ import type { Prisma as P } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../context.js';
 import { AppError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
+import { MAX_AMOUNT } from '../../lib/schemas.js';
 import { parseInput } from '../../lib/validation.js';
 import { releaseRedemption, reserveRedemption } from '../discounts/discounts.service.js';
 import type { ChargeResult } from '../payments/processor.js';
@@ -122,6 +123,10 @@ async function startPayment(tx: P.TransactionClient, ctx: PaymentContext, id: st
     country: input.country,
     taxId,
   });
+  if (quote.amount_due > MAX_AMOUNT) {
+    // A pay-what-you-want amount times the units can pass what one payment may be.
+    throw new AppError('validation_failed', 'Validation failed', [{ path: ['amount'], message: `the total must not exceed ${MAX_AMOUNT} in minor units` }]);
+  }
   if (input.expected_total !== undefined && input.expected_total !== quote.amount_due) {
     return { kind: 'total_changed', checkout: c, quote };
   }
