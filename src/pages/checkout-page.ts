@@ -5,7 +5,7 @@ import { serviceSecret } from '../lib/service-secret.js';
 import type { ListenerEnv } from '../rest/auth.js';
 import { quoteCheckout, type Quote } from '../modules/checkouts/checkout-quote.js';
 import { payCheckout } from '../modules/checkouts/checkout-payment.js';
-import { checkoutStatus, findCheckoutForPage, openCheckoutForProduct, type CheckoutWithRelations } from '../modules/checkouts/checkouts.service.js';
+import { checkoutStatus, findCheckoutForPage, findPayableCheckoutForPage, openCheckoutForProduct, type PayableCheckout } from '../modules/checkouts/checkouts.service.js';
 import { checkoutFields } from '../modules/checkouts/checkouts.serializer.js';
 import type { FieldValues } from '../modules/checkouts/checkout-fields.js';
 import { successRedirectUrl } from '../modules/checkouts/success-redirect.js';
@@ -58,7 +58,7 @@ function quoteView(q: Quote) {
   };
 }
 
-function quoteFor(c: CheckoutWithRelations, form: { country: string; tax_id: string; amount: string }): Quote {
+function quoteFor(c: PayableCheckout, form: { country: string; tax_id: string; amount: string }): Quote {
   return quoteCheckout({
     product: c.product,
     units: c.units,
@@ -70,7 +70,7 @@ function quoteFor(c: CheckoutWithRelations, form: { country: string; tax_id: str
   });
 }
 
-function initialForm(c: CheckoutWithRelations): FormState {
+function initialForm(c: PayableCheckout): FormState {
   const buyer = (c.buyer ?? {}) as Partial<{ email: string; name: string; country: string; tax_id: string }>;
   const suggested = c.product.payWhatYouWant ? (c.product.suggestedPrice ?? c.product.price) : null;
   return {
@@ -87,7 +87,7 @@ async function renderCheckout(
   req: Request,
   res: Response,
   env: ListenerEnv,
-  c: CheckoutWithRelations,
+  c: PayableCheckout,
   status: number,
   form: FormState,
   messages: { error?: string; fieldErrors?: string[]; notice?: string } = {},
@@ -127,7 +127,7 @@ async function renderCheckout(
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
-function formFromBody(body: Record<string, unknown>, c: CheckoutWithRelations): FormState {
+function formFromBody(body: Record<string, unknown>, c: PayableCheckout): FormState {
   const fields: FieldValues = {};
   for (const f of checkoutFields(c)) {
     const v = body[`cf_${f.key}`];
@@ -137,7 +137,7 @@ function formFromBody(body: Record<string, unknown>, c: CheckoutWithRelations): 
 }
 
 /** The form as the core's pay input; empty optional fields are left out so they read as absent. */
-function payInput(body: Record<string, unknown>, form: FormState, c: CheckoutWithRelations) {
+function payInput(body: Record<string, unknown>, form: FormState, c: PayableCheckout) {
   const expected = Number(str(body.expected_total));
   const amount = form.amount ? parseMajorAmount(form.amount, c.product.currency) : undefined;
   return {
@@ -191,7 +191,7 @@ export function checkoutPages(env: ListenerEnv): Router {
   });
 
   router.get('/checkout/:id', async (req, res) => {
-    const c = await findCheckoutForPage(env.db, env.mode, req.params.id);
+    const c = await findPayableCheckoutForPage(env.db, env.mode, req.params.id);
     if (!c) return sendMessage(res, 404, 'Checkout not found', 'This checkout does not exist in this environment.');
     const status = checkoutStatus(c, env.clock.now());
     if (status === 'completed') return sendMessage(res, 200, 'Already paid', 'This checkout has been paid.', { href: `/checkout/${c.id}/receipt`, label: 'See the receipt' });
@@ -201,7 +201,7 @@ export function checkoutPages(env: ListenerEnv): Router {
 
   // Tax and total for the country the buyer picked; the page's script calls it.
   router.get('/checkout/:id/quote', async (req, res) => {
-    const c = await findCheckoutForPage(env.db, env.mode, req.params.id);
+    const c = await findPayableCheckoutForPage(env.db, env.mode, req.params.id);
     if (!c) throw new AppError('not_found', 'Checkout not found');
     const q = quoteFor(c, { country: str(req.query.country), tax_id: str(req.query.tax_id), amount: str(req.query.amount) });
     const view = quoteView(q);
@@ -214,7 +214,7 @@ export function checkoutPages(env: ListenerEnv): Router {
   });
 
   router.post('/checkout/:id', form, async (req, res) => {
-    const c = await findCheckoutForPage(env.db, env.mode, req.params.id);
+    const c = await findPayableCheckoutForPage(env.db, env.mode, req.params.id);
     if (!c) return sendMessage(res, 404, 'Checkout not found', 'This checkout does not exist in this environment.');
     const body = (req.body ?? {}) as Record<string, unknown>;
     const secret = await serviceSecret(env.db, CSRF_SECRET);
@@ -232,7 +232,7 @@ export function checkoutPages(env: ListenerEnv): Router {
       return renderCheckout(req, res, env, outcome.checkout, 402, state, { error: outcome.message });
     } catch (err) {
       if (!(err instanceof AppError) || err.code === 'internal') throw err;
-      const fresh = (await findCheckoutForPage(env.db, env.mode, c.id)) ?? c;
+      const fresh = (await findPayableCheckoutForPage(env.db, env.mode, c.id)) ?? c;
       if (checkoutStatus(fresh, env.clock.now()) === 'completed') return res.redirect(303, await successRedirectUrl(env.db, fresh, env.baseUrl));
       const status = err.code === 'validation_failed' || err.code === 'bad_request' ? 400 : err.code === 'conflict' ? 409 : err.code === 'unavailable' ? 503 : 400;
       const issues = fieldMessages(err);

@@ -10,7 +10,7 @@ import { normalizeTaxId } from '../tax/tax.js';
 import { validateFieldValues } from './checkout-fields.js';
 import { quoteCheckout, type Quote } from './checkout-quote.js';
 import { completePurchase } from './complete-purchase.js';
-import { CHECKOUT_INCLUDE, checkoutStatus, requirePaymentProcessor, type CheckoutWithRelations } from './checkouts.service.js';
+import { checkoutStatus, PAYABLE_INCLUDE, requirePaymentProcessor, type PayableCheckout } from './checkouts.service.js';
 import { checkoutFields } from './checkouts.serializer.js';
 import { payCheckoutSchema, type PayCheckoutInput } from './checkouts.schemas.js';
 
@@ -25,9 +25,9 @@ export interface Buyer {
 }
 
 export type PaymentOutcome =
-  | { kind: 'completed'; checkout: CheckoutWithRelations }
-  | { kind: 'declined'; checkout: CheckoutWithRelations; message: string }
-  | { kind: 'total_changed'; checkout: CheckoutWithRelations; quote: Quote };
+  | { kind: 'completed'; checkout: PayableCheckout }
+  | { kind: 'declined'; checkout: PayableCheckout; message: string }
+  | { kind: 'total_changed'; checkout: PayableCheckout; quote: Quote };
 
 /** A payment still "processing" after this long was cut off (crash, lost connection) and may be resumed. */
 const STALE_PROCESSING_MS = 2 * 60 * 1000;
@@ -44,17 +44,17 @@ const DECLINE_MESSAGES: Record<string, string> = {
 
 const chargeKey = (checkoutId: string, attempt: number) => `${checkoutId}:${attempt}`;
 
-async function lockCheckout(tx: P.TransactionClient, ctx: PaymentContext, id: string): Promise<CheckoutWithRelations> {
+async function lockCheckout(tx: P.TransactionClient, ctx: PaymentContext, id: string): Promise<PayableCheckout> {
   // The row lock serialises every submit of this checkout: the state read below is the truth.
   await tx.$queryRaw`SELECT 1 FROM "Checkout" WHERE "id" = ${id} FOR UPDATE`;
-  const c = await tx.checkout.findFirst({ where: { id, storeId: ctx.storeId, mode: ctx.mode }, include: CHECKOUT_INCLUDE });
+  const c = await tx.checkout.findFirst({ where: { id, storeId: ctx.storeId, mode: ctx.mode }, include: PAYABLE_INCLUDE });
   if (!c) throw new AppError('not_found', `Checkout ${id} not found`);
   return c;
 }
 
 type Started =
-  | { kind: 'charge'; checkout: CheckoutWithRelations; attempt: number; quote: Quote }
-  | { kind: 'resume'; checkout: CheckoutWithRelations; attempt: number; quote: Quote }
+  | { kind: 'charge'; checkout: PayableCheckout; attempt: number; quote: Quote }
+  | { kind: 'resume'; checkout: PayableCheckout; attempt: number; quote: Quote }
   | { kind: 'wait' }
   | PaymentOutcome;
 
@@ -201,7 +201,7 @@ async function finishPayment(
   const reopened = await tx.checkout.update({
     where: { id: c.id },
     data: { status: 'pending', processingStartedAt: null, discountReserved: false },
-    include: CHECKOUT_INCLUDE,
+    include: PAYABLE_INCLUDE,
   });
   if (!result) return null;
   return { kind: 'declined', checkout: reopened, message: DECLINE_MESSAGES[result.code] ?? result.message };
@@ -222,7 +222,7 @@ async function waitForOtherSubmit(ctx: PaymentContext, id: string, deadline: num
 
 /** What happened to a checkout another submit resolved: completed, or its last decline. */
 async function lastOutcome(ctx: PaymentContext, id: string): Promise<PaymentOutcome> {
-  const c = await ctx.db.checkout.findFirstOrThrow({ where: { id, storeId: ctx.storeId, mode: ctx.mode }, include: CHECKOUT_INCLUDE });
+  const c = await ctx.db.checkout.findFirstOrThrow({ where: { id, storeId: ctx.storeId, mode: ctx.mode }, include: PAYABLE_INCLUDE });
   if (c.status === 'completed') return { kind: 'completed', checkout: c };
   const declined = await ctx.db.transaction.findFirst({ where: { checkoutId: id, status: 'declined' }, orderBy: { id: 'desc' } });
   return { kind: 'declined', checkout: c, message: DECLINE_MESSAGES[declined?.declineCode ?? ''] ?? 'The payment did not go through. Try again.' };

@@ -11,7 +11,7 @@ export function checkoutUrl(baseUrl: string, id: string): string {
   return `${baseUrl}/checkout/${id}`;
 }
 
-export function checkoutFields(c: CheckoutWithRelations): CheckoutField[] {
+export function checkoutFields(c: Pick<CheckoutWithRelations, 'product' | 'extraFields'>): CheckoutField[] {
   return mergeFields(productFieldsOf(c.product.customFields), (c.extraFields ?? []) as unknown as CheckoutField[]);
 }
 

@@ -23,6 +23,19 @@ export const CHECKOUT_INCLUDE = {
 
 export type CheckoutWithRelations = P.CheckoutGetPayload<{ include: typeof CHECKOUT_INCLUDE }>;
 
+/**
+ * What showing and paying an open checkout needs. Lighter than CHECKOUT_INCLUDE (no order,
+ * subscription or licenses, which an open checkout does not have): the payment path reads
+ * it under each lock, so its size is paid on every purchase.
+ */
+export const PAYABLE_INCLUDE = {
+  product: { include: PRODUCT_INCLUDE },
+  discount: true,
+  customer: true,
+} satisfies P.CheckoutInclude;
+
+export type PayableCheckout = P.CheckoutGetPayload<{ include: typeof PAYABLE_INCLUDE }>;
+
 /** An unpaid checkout stops being payable after a day, like a hosted checkout session elsewhere. */
 export const CHECKOUT_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
@@ -138,6 +151,12 @@ export async function retrieveCheckout(ctx: RequestContext, raw: unknown): Promi
 export async function findCheckoutForPage(db: RequestContext['db'], mode: Mode, id: string): Promise<CheckoutWithRelations | null> {
   if (!/^ch_[0-9A-Z]{26}$/.test(id)) return null;
   return db.checkout.findFirst({ where: { id, mode }, include: CHECKOUT_INCLUDE });
+}
+
+/** The same, with only what the payment form needs. */
+export async function findPayableCheckoutForPage(db: RequestContext['db'], mode: Mode, id: string): Promise<PayableCheckout | null> {
+  if (!/^ch_[0-9A-Z]{26}$/.test(id)) return null;
+  return db.checkout.findFirst({ where: { id, mode }, include: PAYABLE_INCLUDE });
 }
 
 /** `product_url`: every visit opens a fresh checkout for the product, in the listener's environment. */

@@ -6,7 +6,7 @@ import { issueLicense } from '../licenses/licenses.service.js';
 import { SUBSCRIPTION_INCLUDE, serializeSubscription } from '../subscriptions/subscriptions.serializer.js';
 import type { Quote } from './checkout-quote.js';
 import type { Buyer, PaymentContext } from './checkout-payment.js';
-import { CHECKOUT_INCLUDE, type CheckoutWithRelations } from './checkouts.service.js';
+import { CHECKOUT_INCLUDE, type CheckoutWithRelations, type PayableCheckout } from './checkouts.service.js';
 import { serializeCheckout } from './checkouts.serializer.js';
 
 /**
@@ -32,7 +32,7 @@ function discountPeriodsAfterFirst(d: Discount, firstPaidStart: Date, interval: 
 export async function completePurchase(
   tx: P.TransactionClient,
   ctx: PaymentContext,
-  c: CheckoutWithRelations,
+  c: PayableCheckout,
   quote: Quote,
   buyer: Buyer,
   processorReference: string,

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { PrismaClient } from '../../generated/prisma/client.js';
-import type { CheckoutWithRelations } from './checkouts.service.js';
+import type { PayableCheckout } from './checkouts.service.js';
 
 /** Query parameters a seller needs to confirm a purchase, in the order they are signed. */
 export const SIGNED_PARAMS = ['checkout_id', 'order_id', 'customer_id', 'subscription_id', 'product_id', 'request_id'] as const;
@@ -23,7 +23,7 @@ export function signRedirectParams(params: Record<string, string>, apiKeyHash: s
  * product_url (no key), or when that key has since been revoked, the newest active key of the
  * store in this environment.
  */
-async function signingKeyHash(db: PrismaClient, c: CheckoutWithRelations): Promise<string | null> {
+async function signingKeyHash(db: PrismaClient, c: PayableCheckout): Promise<string | null> {
   if (c.apiKeyId) {
     const key = await db.apiKey.findUnique({ where: { id: c.apiKeyId }, select: { hash: true, revokedAt: true } });
     if (key && !key.revokedAt) return key.hash;
@@ -37,7 +37,7 @@ async function signingKeyHash(db: PrismaClient, c: CheckoutWithRelations): Promi
 }
 
 /** Where the buyer goes after paying: the seller's success URL (or our receipt page) with signed ids. */
-export async function successRedirectUrl(db: PrismaClient, c: CheckoutWithRelations, baseUrl: string): Promise<string> {
+export async function successRedirectUrl(db: PrismaClient, c: PayableCheckout, baseUrl: string): Promise<string> {
   const target = c.successUrl ?? c.product.defaultSuccessUrl ?? `${baseUrl}/checkout/${c.id}/receipt`;
   const params: Record<string, string> = { checkout_id: c.id, product_id: c.productId };
   if (c.orderId) params.order_id = c.orderId;
