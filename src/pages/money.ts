@@ -1,10 +1,22 @@
+// Building an Intl.NumberFormat is costly (it showed in the checkout profile); one per currency is kept.
+const formatters = new Map<string, Intl.NumberFormat | null>();
+
+function formatterFor(currency: string): Intl.NumberFormat | null {
+  let f = formatters.get(currency);
+  if (f === undefined) {
+    try {
+      f = new Intl.NumberFormat('en', { style: 'currency', currency });
+    } catch {
+      f = null;
+    }
+    if (formatters.size < 1000) formatters.set(currency, f);
+  }
+  return f;
+}
+
 /** Minor-unit digits of a currency (2 for EUR, 0 for JPY), from the runtime's ICU data. */
 export function fractionDigits(currency: string): number {
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
-  }
+  return formatterFor(currency)?.resolvedOptions().maximumFractionDigits ?? 2;
 }
 
 /** The decimal string of an amount in minor units, built with integers only (1234 EUR -> "12.34"). */
@@ -20,11 +32,8 @@ export function toDecimalString(minor: number, currency: string): string {
 /** For display: "€12.34". Intl formats the decimal string, so no float ever holds the amount. */
 export function formatMoney(minor: number, currency: string): string {
   const decimal = toDecimalString(minor, currency);
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).format(decimal as unknown as number);
-  } catch {
-    return `${decimal} ${currency}`;
-  }
+  const f = formatterFor(currency);
+  return f ? f.format(decimal as unknown as number) : `${decimal} ${currency}`;
 }
 
 /** A buyer-typed amount in major units ("12.5", "12,50") to minor units, or null if it is not one. */
