@@ -52,9 +52,20 @@ async function lockCheckout(tx: P.TransactionClient, ctx: PaymentContext, id: st
   return c;
 }
 
+/** A payment attempt as step 1 fixed it: what step 3 settles, without reading it again. */
+interface Attempt {
+  /** The checkout as read under the lock in step 1 (product, discount, customer). */
+  checkout: PayableCheckout;
+  attempt: number;
+  quote: Quote;
+  buyer: Buyer;
+  /** Whether a discount redemption is held for this attempt. */
+  discountHeld: boolean;
+}
+
 type Started =
-  | { kind: 'charge'; checkout: PayableCheckout; attempt: number; quote: Quote }
-  | { kind: 'resume'; checkout: PayableCheckout; attempt: number; quote: Quote }
+  | ({ kind: 'charge' } & Attempt)
+  | ({ kind: 'resume' } & Attempt)
   | { kind: 'wait' }
   | PaymentOutcome;
 
@@ -91,7 +102,7 @@ export async function payCheckout(ctx: PaymentContext, checkoutId: string, raw: 
       // submit asks the processor what happened to this attempt instead of charging again.
       throw new AppError('unavailable', 'The payment could not be confirmed. Nothing more will be charged; try again in a few minutes.');
     }
-    const outcome = await ctx.db.$transaction((tx) => finishPayment(tx, ctx, checkoutId, started.attempt, result), TX_OPTIONS);
+    const outcome = await ctx.db.$transaction((tx) => finishPayment(tx, ctx, started, result), TX_OPTIONS);
     if (outcome || started.kind === 'charge') return outcome ?? (await lastOutcome(ctx, checkoutId));
     // A resumed attempt that never reached the processor reopened the checkout: pay it now.
   }
@@ -106,7 +117,14 @@ async function startPayment(tx: P.TransactionClient, ctx: PaymentContext, id: st
   if (status === 'processing') {
     const startedAt = c.processingStartedAt?.getTime() ?? 0;
     if (now.getTime() - startedAt < STALE_PROCESSING_MS) return { kind: 'wait' };
-    return { kind: 'resume', checkout: c, attempt: c.paymentAttempts, quote: c.quote as unknown as Quote };
+    return {
+      kind: 'resume',
+      checkout: c,
+      attempt: c.paymentAttempts,
+      quote: c.quote as unknown as Quote,
+      buyer: c.buyer as unknown as Buyer,
+      discountHeld: c.discountReserved,
+    };
   }
 
   const input: PayCheckoutInput = parseInput(payCheckoutSchema, raw);
@@ -155,24 +173,20 @@ async function startPayment(tx: P.TransactionClient, ctx: PaymentContext, id: st
     },
   });
   // The charge needs only the product and the amounts; the row as read under the lock has them.
-  return { kind: 'charge', checkout: c, attempt, quote };
+  return { kind: 'charge', checkout: c, attempt, quote, buyer, discountHeld: c.discountId !== null };
 }
 
 /** Step 3. Returns null when a resumed attempt turned out never to have been charged (checkout reopened). */
-async function finishPayment(
-  tx: P.TransactionClient,
-  ctx: PaymentContext,
-  id: string,
-  attempt: number,
-  result: ChargeResult | null,
-): Promise<PaymentOutcome | null> {
-  const c = await lockCheckout(tx, ctx, id);
-  if (c.status !== 'processing' || c.paymentAttempts !== attempt) {
-    // Someone else resolved this attempt (a resumed submit); report what they decided.
-    return null;
-  }
-  const quote = c.quote as unknown as Quote;
-  const buyer = c.buyer as unknown as Buyer;
+async function finishPayment(tx: P.TransactionClient, ctx: PaymentContext, started: Attempt, result: ChargeResult | null): Promise<PaymentOutcome | null> {
+  const { checkout: c, quote, buyer } = started;
+  // One conditional UPDATE both locks the row and claims the settling of this attempt: it
+  // matches only while the attempt is still the checkout's current one, so a resumed submit
+  // and the original can never both settle it.
+  const claimed = await tx.checkout.updateMany({
+    where: { id: c.id, status: 'processing', paymentAttempts: started.attempt },
+    data: { processingStartedAt: null },
+  });
+  if (claimed.count === 0) return null; // someone else settled it; the caller reports what they decided
   if (result?.status === 'succeeded') {
     return { kind: 'completed', checkout: await completePurchase(tx, ctx, c, quote, buyer, result.reference) };
   }
@@ -197,7 +211,7 @@ async function finishPayment(
       },
     });
   }
-  if (c.discountId && c.discountReserved) await releaseRedemption(tx, c.discountId);
+  if (c.discountId && started.discountHeld) await releaseRedemption(tx, c.discountId);
   const reopened = await tx.checkout.update({
     where: { id: c.id },
     data: { status: 'pending', processingStartedAt: null, discountReserved: false },
