@@ -103,7 +103,7 @@ export async function createCheckout(ctx: RequestContext, raw: unknown): Promise
   if (problems.length) throw new AppError('validation_failed', 'Validation failed', problems);
   const discount = input.discount_code ? await findRedeemableDiscount(ctx, input.discount_code, product) : null;
 
-  return ctx.db.checkout.create({
+  const created = await ctx.db.checkout.create({
     data: {
       id: newId('checkout'),
       ...scope(ctx),
@@ -122,8 +122,10 @@ export async function createCheckout(ctx: RequestContext, raw: unknown): Promise
       apiKeyId: ctx.apiKeyId ?? null,
       createdAt: ctx.clock.now(),
     },
-    include: CHECKOUT_INCLUDE,
+    include: PAYABLE_INCLUDE,
   });
+  // A new checkout has no order or subscription yet: reading those relations would only cost.
+  return { ...created, order: null, subscription: null };
 }
 
 /** A checkout of the caller's store; REST renders it with CHECKOUT_INCLUDE, GraphQL passes its own selection. */
