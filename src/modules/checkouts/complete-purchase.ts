@@ -69,14 +69,12 @@ export async function completePurchase(
     periodStart = now;
     periodEnd = trialing ? addDays(now, quote.trial_days) : addInterval(now, interval, count);
     subscriptionId = newId('subscription');
-    const discountPeriodsLeft = c.discount
-      ? trialing
-        ? (() => {
-            const after = discountPeriodsAfterFirst(c.discount, periodEnd, interval, count);
-            return after === null ? null : after + 1;
-          })()
-        : discountPeriodsAfterFirst(c.discount, now, interval, count)
-      : null;
+    let discountPeriodsLeft: number | null = null;
+    if (c.discount) {
+      // After a trial the first paid period is still ahead, so it is among those left.
+      const after = discountPeriodsAfterFirst(c.discount, trialing ? periodEnd : now, interval, count);
+      discountPeriodsLeft = after !== null && trialing ? after + 1 : after;
+    }
     await tx.subscription.create({
       data: {
         id: subscriptionId,
