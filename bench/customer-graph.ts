@@ -10,40 +10,7 @@ import { newId } from '../src/lib/ids.js';
 export const SUBSCRIPTIONS = 50;
 export const LICENSES = 3;
 
-/** The query of test/graphql/customer-graph.test.ts. */
-export const CUSTOMER_GRAPH = /* GraphQL */ `
-  query CustomerGraph($id: ID!) {
-    customer(id: $id) {
-      apiId
-      email
-      subscriptions(first: 100) {
-        totalCount
-        edges {
-          node {
-            apiId
-            status
-            product { apiId name price features { type licenseActivationLimit } }
-            items { priceId units }
-            lastTransaction { apiId }
-            transactions(first: 10) {
-              totalCount
-              edges { node { apiId amount status order { apiId } } }
-            }
-          }
-        }
-      }
-      orders(first: 100) {
-        totalCount
-        edges { node { apiId amountDue product { apiId } transaction { apiId status } } }
-      }
-      transactions(first: 5) { totalCount }
-      licenses(first: 100) {
-        totalCount
-        edges { node { apiId key product { apiId } } }
-      }
-    }
-  }
-`;
+export { CUSTOMER_GRAPH } from '../test/support/customer-graph-query.js';
 
 /** Relay's global id, as the service's GraphQL schema hands it out. */
 export function customerGlobalId(customerId: string): string {

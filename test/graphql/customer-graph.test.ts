@@ -9,6 +9,7 @@ import { newId } from '../../src/lib/ids.js';
 import { createCustomer } from '../../src/modules/customers/customers.service.js';
 import { createProduct } from '../../src/modules/products/products.service.js';
 import { storeContext } from '../support/context.js';
+import { CUSTOMER_GRAPH } from '../support/customer-graph-query.js';
 import { cloneTemplateDatabase, dropDatabase } from '../support/postgres.js';
 
 /**
@@ -80,40 +81,6 @@ async function seedCustomer(ctx: RequestContext, email: string, n: number) {
   }
   return { customer, subscriptionIds };
 }
-
-const CUSTOMER_GRAPH = /* GraphQL */ `
-  query CustomerGraph($id: ID!) {
-    customer(id: $id) {
-      apiId
-      email
-      subscriptions(first: 100) {
-        totalCount
-        edges {
-          node {
-            apiId
-            status
-            product { apiId name price features { type licenseActivationLimit } }
-            items { priceId units }
-            lastTransaction { apiId }
-            transactions(first: 10) {
-              totalCount
-              edges { node { apiId amount status order { apiId } } }
-            }
-          }
-        }
-      }
-      orders(first: 100) {
-        totalCount
-        edges { node { apiId amountDue product { apiId } transaction { apiId status } } }
-      }
-      transactions(first: 5) { totalCount }
-      licenses(first: 100) {
-        totalCount
-        edges { node { apiId key product { apiId } } }
-      }
-    }
-  }
-`;
 
 describe('GraphQL customer graph: statements do not grow with the number of subscriptions', () => {
   let close: () => Promise<void>;

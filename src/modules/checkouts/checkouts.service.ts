@@ -7,7 +7,7 @@ import { MAX_AMOUNT } from '../../lib/schemas.js';
 import { parseInput } from '../../lib/validation.js';
 import { findRedeemableDiscount } from '../discounts/discounts.service.js';
 import { paymentProcessorFor } from '../payments/processor.js';
-import { getProduct, PRODUCT_INCLUDE, type ProductWithRelations } from '../products/products.service.js';
+import { getPurchasableProduct, PRODUCT_INCLUDE } from '../products/products.service.js';
 import { SUBSCRIPTION_INCLUDE } from '../subscriptions/subscriptions.serializer.js';
 import { extraFieldsOf } from './checkout-fields.js';
 import { createCheckoutSchema, retrieveCheckoutSchema } from './checkouts.schemas.js';
@@ -45,8 +45,6 @@ export function checkoutStatus(c: { status: string; createdAt: Date }, now: Date
   return c.status as 'pending' | 'processing' | 'completed' | 'expired';
 }
 
-const rejected = (path: (string | number)[], message: string) => new AppError('bad_request', message, [{ path, message }]);
-
 /** A production checkout that nothing can charge would only strand the buyer: refuse it up front. */
 export function requirePaymentProcessor(mode: Mode) {
   const processor = paymentProcessorFor(mode);
@@ -59,22 +57,10 @@ export function requirePaymentProcessor(mode: Mode) {
   return processor;
 }
 
-async function purchasableProduct(ctx: RequestContext, id: string): Promise<ProductWithRelations> {
-  let product: ProductWithRelations;
-  try {
-    product = await getProduct(ctx, id);
-  } catch (err) {
-    if (err instanceof AppError && err.code === 'not_found') throw rejected(['product_id'], `product ${id} does not exist`);
-    throw err;
-  }
-  if (product.status !== 'active') throw rejected(['product_id'], `product ${id} is archived and can no longer be bought`);
-  return product;
-}
-
 export async function createCheckout(ctx: RequestContext, raw: unknown): Promise<CheckoutWithRelations> {
   const input = parseInput(createCheckoutSchema, raw);
   requirePaymentProcessor(ctx.mode);
-  const product = await purchasableProduct(ctx, input.product_id);
+  const product = await getPurchasableProduct(ctx, input.product_id);
   const problems: FieldIssue[] = [];
   const units = input.units ?? 1;
 

@@ -346,9 +346,20 @@ export async function archiveProduct(ctx: RequestContext, id: string): Promise<P
   );
 }
 
-/** For the checkout flow: a product that can still be bought, or a 400 that says why not. */
+/**
+ * For the checkout flow: a product that can still be bought, or a 400 naming `product_id`
+ * that says why not (a product the caller names in a request body is bad input, not a
+ * missing resource of the URL).
+ */
 export async function getPurchasableProduct(ctx: RequestContext, id: string): Promise<ProductWithRelations> {
-  const product = await getProduct(ctx, id);
-  if (product.status !== 'active') throw new AppError('bad_request', `Product ${id} is archived and can no longer be bought`, [{ path: ['product_id'], message: `product ${id} is archived and can no longer be bought` }]);
+  const refuse = (message: string) => new AppError('bad_request', message, [{ path: ['product_id'], message }]);
+  let product: ProductWithRelations;
+  try {
+    product = await getProduct(ctx, id);
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'not_found') throw refuse(`product ${id} does not exist`);
+    throw err;
+  }
+  if (product.status !== 'active') throw refuse(`product ${id} is archived and can no longer be bought`);
   return product;
 }

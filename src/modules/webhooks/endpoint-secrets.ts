@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { serviceSecret } from '../../lib/service-secret.js';
 import type { PrismaClient } from '../../generated/prisma/client.js';
 import type { Mode } from '../../generated/prisma/enums.js';
 import { AppError } from '../../lib/errors.js';
@@ -17,19 +17,9 @@ export function configureWebhookSecretKey(key: Buffer | undefined): void {
 }
 
 const DEV_KEY_SETTING = 'webhook_dev_secret_key';
-const devBoxes = new WeakMap<object, Promise<SecretBox>>();
 
 async function devBox(db: PrismaClient): Promise<SecretBox> {
-  let box = devBoxes.get(db);
-  if (!box) {
-    box = (async () => {
-      await db.serviceSetting.createMany({ data: [{ key: DEV_KEY_SETTING, value: randomBytes(32).toString('base64') }], skipDuplicates: true });
-      const row = await db.serviceSetting.findUniqueOrThrow({ where: { key: DEV_KEY_SETTING } });
-      return new SecretBox(Buffer.from(row.value, 'base64'));
-    })();
-    devBoxes.set(db, box);
-  }
-  return box;
+  return new SecretBox(await serviceSecret(db, DEV_KEY_SETTING));
 }
 
 async function boxFor(db: PrismaClient, mode: Mode): Promise<SecretBox> {
