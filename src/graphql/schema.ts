@@ -6,6 +6,7 @@ import '../modules/customers/customers.graphql.js';
 import '../modules/subscriptions/subscriptions.graphql.js';
 import '../modules/licenses/licenses.graphql.js';
 import '../modules/checkouts/checkouts.graphql.js';
+import '../modules/portal/portal.graphql.js';
 import '../modules/webhooks/webhooks.graphql.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -50,6 +50,13 @@ it('a billing link opens a page with the customer’s subscriptions, orders and 
   clock.advance(61 * 60 * 1000);
   expect((await fetch(customerPortalLink)).status).toBe(403);
 
+  // The same operation on GraphQL: same core function, same rules.
+  const gql = (query: string) => rest('POST', '/graphql', { query });
+  const viaGraphql = await gql(`mutation { createCustomerPortalLink(customerId: "${customerId}") }`);
+  expect(viaGraphql.json.data.createCustomerPortalLink.startsWith(`${service.testUrl}/portal/${customerId}?`)).toBe(true);
+  const unknown = await gql(`mutation { createCustomerPortalLink(customerId: "cust_missing") }`);
+  expect(unknown.json.errors[0].extensions.code).toBe('NOT_FOUND');
+
   const other = await service.createStore('Other');
   expect((await api(service.testUrl, other.test_api_key)('POST', '/v1/customers/billing', { customer_id: customerId })).status).toBe(404);
   expect((await rest('POST', '/v1/customers/billing', {})).status).toBe(400);
