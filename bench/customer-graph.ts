@@ -12,11 +12,6 @@ export const LICENSES = 3;
 
 export { CUSTOMER_GRAPH } from '../test/support/customer-graph-query.js';
 
-/** Relay's global id, as the service's GraphQL schema hands it out. */
-export function customerGlobalId(customerId: string): string {
-  return Buffer.from(`Customer:${customerId}`).toString('base64');
-}
-
 /** Seeds the customer in the test environment of `storeId`, in one transaction; returns its /v1 id. */
 export async function seedCustomerGraph(databaseUrl: string, storeId: string): Promise<string> {
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -45,18 +40,19 @@ export async function seedCustomerGraph(databaseUrl: string, storeId: string): P
         [productId, storeId, `Graph plan ${i}`, price, at(i + 1)],
       );
       await client.query(
-        `INSERT INTO "ProductFeature" (id, "productId", position, type, description, "licenseActivationLimit") VALUES ($1, $2, 0, 'licenseKey', 'Key', 3)`,
-        [newId('feature'), productId],
+        `INSERT INTO "ProductFeature" (id, "storeId", mode, "productId", position, type, description, "licenseActivationLimit") VALUES ($1, $3, 'test', $2, 0, 'licenseKey', 'Key', 3)`,
+        [newId('feature'), productId, storeId],
       );
       await client.query(
         `INSERT INTO "Subscription" (id, "storeId", mode, "customerId", "productId", status, "lastTransactionId", "lastTransactionDate", "createdAt", "updatedAt")
          VALUES ($1, $2, 'test', $3, $4, 'active', $5, $6, $6, $6)`,
         [subscriptionId, storeId, customerId, productId, second, at(i + 1)],
       );
-      await client.query(`INSERT INTO "SubscriptionItem" (id, "subscriptionId", mode, "productId", "priceId", units) VALUES ($1, $2, 'test', $3, $3, 1)`, [
+      await client.query(`INSERT INTO "SubscriptionItem" (id, "storeId", mode, "subscriptionId", "productId", "priceId", units) VALUES ($1, $4, 'test', $2, $3, $3, 1)`, [
         newId('subscriptionItem'),
         subscriptionId,
         productId,
+        storeId,
       ]);
       for (const [id, order] of [
         [first, orderId],

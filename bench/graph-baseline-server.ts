@@ -19,20 +19,22 @@ if (!url || !Number.isInteger(port)) {
 
 const pool = new pg.Pool({ connectionString: url, max: 20 });
 
-const ref = (col: string) => `CASE WHEN ${col} IS NULL THEN NULL ELSE json_build_object('apiId', ${col}) END`;
+const ref = (col: string) => `CASE WHEN ${col} IS NULL THEN NULL ELSE json_build_object('id', ${col}) END`;
+/** The GraphQL Money object: minor units as a string, with the currency. */
+const money = (amount: string, currency: string) => `json_build_object('amount', ${amount}::text, 'currency', ${currency})`;
 
 /** $1: the customer's /v1 id. Scoped to the customer's store and environment like the service's reads. */
 const CUSTOMER_GRAPH_SQL = `
 SELECT json_build_object('data', json_build_object('customer', json_build_object(
-  'apiId', c.id,
+  'id', c.id,
   'email', c.email,
   'subscriptions', json_build_object(
     'totalCount', (SELECT count(*) FROM "Subscription" s WHERE s."customerId" = c.id AND s."storeId" = c."storeId" AND s.mode = c.mode),
     'edges', COALESCE((
       SELECT json_agg(json_build_object('node', json_build_object(
-        'apiId', s.id,
+        'id', s.id,
         'status', s.status,
-        'product', json_build_object('apiId', p.id, 'name', p.name, 'price', p.price, 'features', COALESCE((
+        'product', json_build_object('id', p.id, 'name', p.name, 'price', ${money('p.price', 'p.currency')}, 'features', COALESCE((
           SELECT json_agg(json_build_object('type', f.type, 'licenseActivationLimit', f."licenseActivationLimit") ORDER BY f.position)
             FROM "ProductFeature" f WHERE f."productId" = p.id), '[]'::json)),
         'items', COALESCE((SELECT json_agg(json_build_object('priceId', i."priceId", 'units', i.units) ORDER BY i.id) FROM "SubscriptionItem" i WHERE i."subscriptionId" = s.id), '[]'::json),
@@ -40,7 +42,7 @@ SELECT json_build_object('data', json_build_object('customer', json_build_object
         'transactions', json_build_object(
           'totalCount', (SELECT count(*) FROM "Transaction" t WHERE t."subscriptionId" = s.id),
           'edges', COALESCE((
-            SELECT json_agg(json_build_object('node', json_build_object('apiId', t.id, 'amount', t.amount, 'status', t.status, 'order', ${ref('o.id')})) ORDER BY t.id DESC)
+            SELECT json_agg(json_build_object('node', json_build_object('id', t.id, 'amount', ${money('t.amount', 't.currency')}, 'status', t.status, 'order', ${ref('o.id')})) ORDER BY t.id DESC)
               FROM (SELECT * FROM "Transaction" WHERE "subscriptionId" = s.id ORDER BY id DESC LIMIT 10) t
               LEFT JOIN "Order" o ON o.id = t."orderId"), '[]'::json))
       )) ORDER BY s.id DESC)
@@ -50,8 +52,8 @@ SELECT json_build_object('data', json_build_object('customer', json_build_object
     'totalCount', (SELECT count(*) FROM "Order" o WHERE o."customerId" = c.id AND o."storeId" = c."storeId" AND o.mode = c.mode),
     'edges', COALESCE((
       SELECT json_agg(json_build_object('node', json_build_object(
-        'apiId', o.id, 'amountDue', o."amountDue", 'product', json_build_object('apiId', o."productId"),
-        'transaction', CASE WHEN t.id IS NULL THEN NULL ELSE json_build_object('apiId', t.id, 'status', t.status) END
+        'id', o.id, 'amountDue', ${money('o."amountDue"', 'o.currency')}, 'product', json_build_object('id', o."productId"),
+        'transaction', CASE WHEN t.id IS NULL THEN NULL ELSE json_build_object('id', t.id, 'status', t.status) END
       )) ORDER BY o.id DESC)
         FROM (SELECT * FROM "Order" WHERE "customerId" = c.id AND "storeId" = c."storeId" AND mode = c.mode ORDER BY id DESC LIMIT 100) o
         LEFT JOIN "Transaction" t ON t.id = o."transactionId"), '[]'::json)),
@@ -60,7 +62,7 @@ SELECT json_build_object('data', json_build_object('customer', json_build_object
   'licenses', json_build_object(
     'totalCount', (SELECT count(*) FROM "License" l WHERE l."customerId" = c.id AND l."storeId" = c."storeId" AND l.mode = c.mode),
     'edges', COALESCE((
-      SELECT json_agg(json_build_object('node', json_build_object('apiId', l.id, 'key', l.key, 'product', json_build_object('apiId', l."productId"))) ORDER BY l.id DESC)
+      SELECT json_agg(json_build_object('node', json_build_object('id', l.id, 'key', l.key, 'product', json_build_object('id', l."productId"))) ORDER BY l.id DESC)
         FROM (SELECT * FROM "License" WHERE "customerId" = c.id AND "storeId" = c."storeId" AND mode = c.mode ORDER BY id DESC LIMIT 100) l), '[]'::json))
 )))::text AS body
 FROM "Customer" c WHERE c.id = $1`;
@@ -76,11 +78,9 @@ async function readBody(req: http.IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString();
 }
 
-/** The /v1 id inside a Relay global id ("Customer:<id>", base64). */
-function customerIdOf(globalId: unknown): string | null {
-  if (typeof globalId !== 'string') return null;
-  const [type, id] = Buffer.from(globalId, 'base64').toString().split(':');
-  return type === 'Customer' && id ? id : null;
+/** The customer id of the query (global ids are the /v1 ids). */
+function customerIdOf(id: unknown): string | null {
+  return typeof id === 'string' && id.startsWith('cust_') ? id : null;
 }
 
 async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {

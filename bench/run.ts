@@ -22,7 +22,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { baselinePurchase, countPurchases, formatSteps, purchaseMismatch, runBuyers, servicePurchase, type PurchaseRun, type StepTimes } from './checkout.js';
 import { childEnv, freePorts, killAllNow, runTs, startTs, stopChild, waitForHealthy, type Child } from './children.js';
-import { checkGraphAnswer, CUSTOMER_GRAPH, customerGlobalId, LICENSES, seedCustomerGraph, SUBSCRIPTIONS } from './customer-graph.js';
+import { checkGraphAnswer, CUSTOMER_GRAPH, LICENSES, seedCustomerGraph, SUBSCRIPTIONS } from './customer-graph.js';
 import { measure } from './load.js';
 import { benchWebhookDelivery, formatWebhookBench } from './webhooks.js';
 import { createBenchDatabase, type BenchDatabase } from './postgres.js';
@@ -267,7 +267,7 @@ async function benchPurchasesAndGraph(db: BenchDatabase, store: Store, s: Settin
   if (serverCpuMsPerPurchase !== null) console.log(`  checkout: postgres/ours: server process CPU ${serverCpuMsPerPurchase.toFixed(1)} ms per purchase`);
   await checkPurchases('checkout: postgres/ours', pool, oursProduct, ours, problems);
 
-  const graphBody = JSON.stringify({ query: CUSTOMER_GRAPH, variables: { id: customerGlobalId(customerId) } });
+  const graphBody = JSON.stringify({ query: CUSTOMER_GRAPH, variables: { id: customerId } });
   const graphHeaders = { 'content-type': 'application/json', 'x-api-key': store.apiKey };
   const graphExtras: LoadExtras = { connections: GRAPH_CONNECTIONS, method: 'POST', body: graphBody };
   const oursBytes = await checkGraphAnswer(`${server.baseUrl}/graphql`, graphHeaders, graphBody);

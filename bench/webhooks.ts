@@ -13,6 +13,7 @@ import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openDatabase } from '../src/db/database.js';
 import { newId } from '../src/lib/ids.js';
+import { dataScope } from '../src/db/tenant.js';
 import { sealSigningSecret } from '../src/modules/webhooks/endpoint-secrets.js';
 import { deliveryBody, generateSigningSecret } from '../src/modules/webhooks/signing.js';
 import { childEnv, freePorts, runTs, startTs, stopChild, waitForHealthy } from './children.js';
@@ -76,20 +77,20 @@ export async function benchWebhookDelivery(
       const id = newId('webhook');
       endpointIds.push(id);
       await db.prisma.webhookEndpoint.create({
-        data: { id, storeId, mode: 'test', url: `${receiverBase}/hook`, events: ['checkout.completed'], enabled: false, secretCiphertext: await sealSigningSecret(db.prisma, 'test', generateSigningSecret()) },
+        data: { id, storeId, mode: 'test', url: `${receiverBase}/hook`, events: ['checkout.completed'], enabled: false, secretCiphertext: await sealSigningSecret(dataScope(db.prisma), 'test', generateSigningSecret()) },
       });
     }
     const all = Array.from({ length: events }, (_, i) => benchEvent(i));
     const due = new Date(Date.now() - 1_000);
     await db.prisma.event.createMany({ data: all.map((ev) => ({ id: ev.id, storeId, mode: 'test' as const, type: ev.type, payload: ev.payload as object, createdAt: ev.createdAt })) });
     await db.prisma.webhookDelivery.createMany({
-      data: all.map((ev, i) => ({ id: `dlv_bench_${String(i).padStart(7, '0')}`, eventId: ev.id, endpointId: endpointIds[i % ENDPOINTS]!, nextAttemptAt: due })),
+      data: all.map((ev, i) => ({ id: `dlv_bench_${String(i).padStart(7, '0')}`, storeId, mode: 'test' as const, eventId: ev.id, endpointId: endpointIds[i % ENDPOINTS]!, nextAttemptAt: due })),
     });
 
-    const worker = startTs('webhook worker', 'src/worker.ts', [], childEnv({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'info' }));
+    const worker = startTs('job worker', 'src/worker.ts', [], childEnv({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'info' }));
     defer('stop webhook worker', () => stopChild(worker));
     const ready = Date.now() + 60_000;
-    while (!worker.output().includes('webhook worker running')) {
+    while (!worker.output().includes('job worker running')) {
       if (Date.now() > ready || worker.proc.exitCode !== null) throw new Error(`the webhook worker did not start:\n${worker.output()}`);
       await sleep(50);
     }

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import express, { type Express } from 'express';
-import type { ServiceCaches } from './caches.js';
 import type { Config } from './config.js';
-import type { PrismaClient } from './generated/prisma/client.js';
-import type { Mode } from './generated/prisma/enums.js';
+import type { ServiceEnv } from './context.js';
+import { systemDb } from './db/system.js';
 import { graphqlHandler } from './graphql/yoga.js';
-import type { Clock } from './lib/clock.js';
 import { AppError } from './lib/errors.js';
 import type { Logger } from './logger.js';
 import type { ApiKeyAuthenticator } from './modules/stores/api-keys.js';
@@ -16,15 +14,10 @@ import { checkoutPages } from './pages/checkout-page.js';
 import { portalPages } from './pages/portal-page.js';
 
 export interface AppOptions {
-  mode: Mode;
-  db: PrismaClient;
-  clock: Clock;
+  env: ServiceEnv;
   config: Pick<Config, 'bodyLimit'>;
-  /** Public base URL of this listener, for links the service hands out. */
-  baseUrl: string;
   logger: Logger;
   authenticator: ApiKeyAuthenticator;
-  caches?: ServiceCaches;
 }
 
 /**
@@ -49,24 +42,24 @@ function traceAndLog(log: Logger): express.RequestHandler {
 
 /** One listener's application: the listener decides the environment (test or prod). */
 export function buildApp(options: AppOptions): Express {
-  const { mode, db, clock, config, logger, authenticator, baseUrl, caches } = options;
-  const env: ListenerEnv = { db, mode, clock, authenticator, baseUrl, caches };
+  const { env, config, logger, authenticator } = options;
+  const listener: ListenerEnv = { env, authenticator };
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
 
-  app.use(traceAndLog(logger.child({ listener: mode })));
+  app.use(traceAndLog(logger.child({ listener: env.mode })));
 
   app.get('/healthz', async (_req, res) => {
-    await db.$queryRaw`SELECT 1`;
-    res.json({ status: 'ok', mode });
+    await systemDb(env.data).$queryRaw`SELECT 1`;
+    res.json({ status: 'ok', mode: env.mode });
   });
 
-  const yoga = graphqlHandler(env, logger);
+  const yoga = graphqlHandler(listener, logger);
   app.use(yoga.graphqlEndpoint, (req, res) => yoga(req, res));
 
-  app.use('/v1', express.json({ limit: config.bodyLimit }), v1Router(env));
+  app.use('/v1', express.json({ limit: config.bodyLimit }), v1Router(listener));
   app.use(checkoutPages(env));
   app.use(portalPages(env));
 

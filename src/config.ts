@@ -25,8 +25,8 @@ export interface Config {
   webhookSecretKey: Buffer | undefined;
   /** WEBHOOK_ALLOW_PRIVATE_URLS=true: production endpoints may point at loopback/private addresses. */
   allowPrivateWebhookUrls: boolean;
-  /** WEBHOOK_WORKER=off: this server process does not deliver webhooks (run `npm run worker` instead). */
-  webhookWorker: boolean;
+  /** JOB_RUNNER=off: this server process runs no jobs (webhook deliveries, reconciliation); `npm run worker` does. */
+  jobRunner: boolean;
 }
 
 function intFrom(name: string, value: string | undefined, fallback: number): number {
@@ -53,6 +53,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     readCache: env.READ_CACHE !== 'off',
     webhookSecretKey: env.WEBHOOK_SECRET_KEY ? parseKey('WEBHOOK_SECRET_KEY', env.WEBHOOK_SECRET_KEY) : undefined,
     allowPrivateWebhookUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS === 'true',
-    webhookWorker: env.WEBHOOK_WORKER !== 'off',
+    jobRunner: env.JOB_RUNNER !== 'off',
   };
 }

@@ -3,15 +3,19 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.js';
 import { startCaches, type ServiceCaches } from './caches.js';
 import type { Config } from './config.js';
+import type { ServiceEnv } from './context.js';
+import { purgeExpiredIdempotencyRecords } from './core/idempotency.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
+import { dataScope } from './db/tenant.js';
+import type { Mode } from './generated/prisma/enums.js';
+import type { JobRunner } from './jobs/job-runner.js';
+import { createJobRunner } from './jobs/runner.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import type { Logger } from './logger.js';
 import { ApiKeyAuthenticator } from './modules/stores/api-keys.js';
-import { purgeExpiredIdempotencyRecords } from './rest/idempotency.js';
 import { configureWebhookSecretKey } from './modules/webhooks/endpoint-secrets.js';
 import { configureWebhookUrlPolicy } from './modules/webhooks/url-safety.js';
-import { DeliveryWorker } from './modules/webhooks/delivery-worker.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -19,6 +23,10 @@ export interface RunningService {
   db: Database;
   prodUrl: string;
   testUrl: string;
+  /** The job runner of this process, when it runs one (JOB_RUNNER is not off). */
+  jobs?: JobRunner;
+  /** The environment each listener serves. */
+  envs: Record<Mode, ServiceEnv>;
   close(): Promise<void>;
 }
 
@@ -29,6 +37,10 @@ export function databaseOptions(config: Pick<Config, 'databaseUrl' | 'dataDir'>)
 function listen(host: string, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = createServer();
+    // Idle keep-alive connections outlive the clients' and load balancers' own timeouts, so a
+    // client never sends a request on a socket the server is closing at that moment.
+    server.keepAliveTimeout = 65_000;
+    server.headersTimeout = 66_000;
     server.once('listening', () => resolve(server));
     server.once('error', reject);
     server.listen(port, host);
@@ -53,6 +65,7 @@ export async function startService(options: { config: Config; logger: Logger; db
   const db = options.db ?? (await openDatabase(databaseOptions(config)));
   const servers: Server[] = [];
   let stopCaches = async () => {};
+  let envs: Record<Mode, ServiceEnv>;
   try {
     const applied = await migrate(db);
     if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
@@ -62,13 +75,18 @@ export async function startService(options: { config: Config; logger: Logger; db
       caches = started.caches;
       stopCaches = started.stop;
     }
-    const shared = { db: db.prisma, clock, config, logger, authenticator: new ApiKeyAuthenticator(db.prisma), caches };
+    const authenticator = new ApiKeyAuthenticator(db.prisma);
     // Bind first, so links can name the real port when the port was chosen by the system (0).
     servers.push(await listen(config.host, config.port));
     servers.push(await listen(config.host, config.testPort));
     const [prod, test] = servers as [Server, Server];
-    prod.on('request', buildApp({ ...shared, mode: 'prod', baseUrl: config.publicUrl ?? addressOf(prod) }));
-    test.on('request', buildApp({ ...shared, mode: 'test', baseUrl: config.testPublicUrl ?? addressOf(test) }));
+    const data = dataScope(db.prisma);
+    envs = {
+      prod: { data, mode: 'prod', clock, caches, baseUrl: config.publicUrl ?? addressOf(prod) },
+      test: { data, mode: 'test', clock, caches, baseUrl: config.testPublicUrl ?? addressOf(test) },
+    };
+    prod.on('request', buildApp({ env: envs.prod, config, logger, authenticator }));
+    test.on('request', buildApp({ env: envs.test, config, logger, authenticator }));
   } catch (err) {
     await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
     await stopCaches();
@@ -78,18 +96,18 @@ export async function startService(options: { config: Config; logger: Logger; db
   const purge = setInterval(() => {
     purgeExpiredIdempotencyRecords(db.prisma, clock.now()).catch((err: unknown) => logger.warn({ err }, 'idempotency purge failed'));
   }, HOUR_MS).unref();
-  // In-process by default; WEBHOOK_WORKER=off leaves delivery to `npm run worker` processes.
-  const worker = config.webhookWorker
-    ? new DeliveryWorker({ db: db.prisma, clock, logger, allowPrivateUrls: config.allowPrivateWebhookUrls })
-    : undefined;
-  worker?.start();
+  // In-process by default; JOB_RUNNER=off leaves jobs to `npm run worker` processes.
+  const jobs = config.jobRunner ? createJobRunner({ db: db.prisma, clock, logger, config, envFor: (mode) => envs[mode] }) : undefined;
+  jobs?.start();
   return {
     db,
     prodUrl: addressOf(servers[0]!),
     testUrl: addressOf(servers[1]!),
+    jobs,
+    envs,
     async close() {
       clearInterval(purge);
-      await worker?.stop();
+      await jobs?.stop();
       await Promise.all(
         servers.map((s) => new Promise<void>((resolve) => { s.close(() => resolve()); s.closeAllConnections(); })),
       );

@@ -1,24 +1,28 @@
 /**
- * `npm run worker`: webhook delivery as its own process, for running delivery apart from
- * (or in addition to) the servers — start the servers with WEBHOOK_WORKER=off to leave it
- * all here. Same configuration as the server (DATABASE_URL, WEBHOOK_SECRET_KEY, ...).
- * Several workers may run at once against one PostgreSQL database. With the embedded
- * database a worker cannot run beside the server: one process only may open the data
- * directory.
+ * `npm run worker`: the job runner (webhook deliveries, payment reconciliation) as its own
+ * process, apart from (or in addition to) the servers — start the servers with JOB_RUNNER=off
+ * to leave it all here. Same configuration as the server (DATABASE_URL, WEBHOOK_SECRET_KEY,
+ * PUBLIC_URL, ...). Several workers may run at once against one PostgreSQL database. With the
+ * embedded database a worker cannot run beside the server: one process only may open the
+ * data directory.
  */
 import { loadConfig } from './config.js';
+import type { ServiceEnv } from './context.js';
 import { openDatabase } from './db/database.js';
 import { DataDirInUseError } from './db/data-dir-lock.js';
 import { migrate } from './db/migrate.js';
+import { dataScope } from './db/tenant.js';
+import { createJobRunner } from './jobs/runner.js';
 import { systemClock } from './lib/clock.js';
 import { createLogger } from './logger.js';
-import { DeliveryWorker } from './modules/webhooks/delivery-worker.js';
 import { configureWebhookSecretKey } from './modules/webhooks/endpoint-secrets.js';
+import { configureWebhookUrlPolicy } from './modules/webhooks/url-safety.js';
 import { databaseOptions } from './service.js';
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
 configureWebhookSecretKey(config.webhookSecretKey);
+configureWebhookUrlPolicy({ allowPrivateUrls: config.allowPrivateWebhookUrls });
 
 let db;
 try {
@@ -26,12 +30,12 @@ try {
 } catch (err) {
   if (err instanceof DataDirInUseError) {
     console.error(
-      `Cannot start the webhook worker: ${err.message}\n` +
-        'With the embedded database the worker cannot run beside the server; the server delivers webhooks ' +
-        'itself (unless WEBHOOK_WORKER=off). Run separate workers against PostgreSQL (DATABASE_URL).',
+      `Cannot start the worker: ${err.message}\n` +
+        'With the embedded database the worker cannot run beside the server; the server runs the jobs ' +
+        'itself (unless JOB_RUNNER=off). Run separate workers against PostgreSQL (DATABASE_URL).',
     );
   } else {
-    logger.fatal({ err }, 'webhook worker failed to start');
+    logger.fatal({ err }, 'worker failed to start');
   }
   process.exit(1);
 }
@@ -40,18 +44,24 @@ try {
   const applied = await migrate(db);
   if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
 } catch (err) {
-  logger.fatal({ err }, 'webhook worker failed to start');
+  logger.fatal({ err }, 'worker failed to start');
   await db.close();
   process.exit(1);
 }
 
-const worker = new DeliveryWorker({ db: db.prisma, clock: systemClock, logger, allowPrivateUrls: config.allowPrivateWebhookUrls });
-worker.start();
-logger.info({ database: db.kind === 'embedded' ? config.dataDir : 'postgresql' }, 'webhook worker running');
+// Links in event payloads name the listeners' public addresses.
+const data = dataScope(db.prisma);
+const envs: Record<'test' | 'prod', ServiceEnv> = {
+  prod: { data, mode: 'prod', clock: systemClock, baseUrl: config.publicUrl ?? `http://${config.host}:${config.port}` },
+  test: { data, mode: 'test', clock: systemClock, baseUrl: config.testPublicUrl ?? `http://${config.host}:${config.testPort}` },
+};
+const jobs = createJobRunner({ db: db.prisma, clock: systemClock, logger, config, envFor: (mode) => envs[mode] });
+jobs.start();
+logger.info({ database: db.kind === 'embedded' ? config.dataDir : 'postgresql' }, 'job worker running');
 
 const stop = async (signal: string) => {
-  logger.info({ signal }, 'webhook worker stopping');
-  await worker.stop();
+  logger.info({ signal }, 'job worker stopping');
+  await jobs.stop();
   await db.close();
   process.exit(0);
 };

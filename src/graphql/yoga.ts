@@ -1,9 +1,9 @@
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { GraphQLError } from 'graphql';
-import { createYoga, maskError as defaultMaskError } from 'graphql-yoga';
+import { createYoga, maskError as defaultMaskError, type Plugin } from 'graphql-yoga';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { AppError, graphqlCodeOf, httpStatusOf } from '../lib/errors.js';
+import { AppError, httpStatusOf, isErrorCode } from '../lib/errors.js';
 import { authenticate, type ListenerEnv } from '../rest/auth.js';
 import { unauthenticatedCore, type GraphQLContext } from './context.js';
 import { graphqlPath } from './input.js';
@@ -16,26 +16,56 @@ function toGraphQLError(err: AppError, original: GraphQLError | undefined) {
     source: original?.source,
     positions: original?.positions,
     extensions: {
-      code: graphqlCodeOf(err.code),
-      status: httpStatusOf(err.code),
+      code: err.code,
+      status: httpStatusOf(err.kind),
       ...(err.issues.length ? { fields: err.issues.map((i) => ({ path: graphqlPath(i.path), message: i.message })) } : {}),
     },
   });
 }
 
-/** /graphql of one listener: same key rules as /v1, errors carry extensions.code, GraphiQL served from the package (no CDN). */
-export function graphqlHandler(env: ListenerEnv, logger: Logger) {
+/**
+ * Errors GraphQL itself reports about a request (it does not parse; a field, argument or
+ * variable does not fit the schema) carry the service's codes too, like REST's 400s.
+ */
+const requestErrorCodes: Plugin = {
+  onResultProcess({ result, setResult }) {
+    if (Array.isArray(result) || !('errors' in result) || !result.errors?.length) return;
+    const errors = result.errors.map((err) => {
+      const code = err.extensions?.code;
+      if (typeof code === 'string' && isErrorCode(code)) return err;
+      const ours =
+        code === 'GRAPHQL_PARSE_FAILED'
+          ? 'malformed_request'
+          : code === 'INTERNAL_SERVER_ERROR'
+            ? 'internal'
+            : code === undefined || code === 'GRAPHQL_VALIDATION_FAILED' || code === 'BAD_USER_INPUT'
+              ? 'validation_failed'
+              : undefined;
+      if (!ours) return err;
+      return new GraphQLError(err.message, { nodes: err.nodes, source: err.source, positions: err.positions, path: err.path, originalError: err.originalError, extensions: { ...err.extensions, code: ours } });
+    });
+    setResult({ ...result, errors });
+  },
+};
+
+/**
+ * /graphql of one listener: same key rules as /v1 (and `Idempotency-Key` for mutations),
+ * errors carry the same codes in extensions.code, GraphiQL served from the package (no CDN).
+ */
+export function graphqlHandler(listener: ListenerEnv, logger: Logger) {
   return createYoga<{ req: Request; res: Response }>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
     renderGraphiQL,
-    graphiql: { title: `Billing service (${env.mode})`, headers: JSON.stringify({ 'x-api-key': '' }) },
+    graphiql: { title: `Billing service (${listener.env.mode})`, headers: JSON.stringify({ 'x-api-key': '' }) },
     logging: false,
+    plugins: [requestErrorCodes],
     context: async ({ req, res }): Promise<GraphQLContext> => {
       const traceId = res.locals.traceId as string;
       try {
-        return { core: await authenticate(env, req.get('x-api-key'), traceId, 'graphql') };
+        const headers = { apiKey: req.get('x-api-key'), idempotencyKey: req.get('idempotency-key') };
+        return { core: await authenticate(listener, headers, traceId, 'graphql') };
       } catch (err) {
         if (err instanceof AppError) return { core: unauthenticatedCore(err) };
         throw err;

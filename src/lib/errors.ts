@@ -1,21 +1,53 @@
 /**
- * One error taxonomy for the whole service. Services throw AppError with a code; the REST
- * error handler and the GraphQL error formatter map codes to statuses in one place
- * (httpStatusOf / graphqlCodeOf) so the two surfaces cannot disagree.
+ * One error taxonomy for the whole service. A service throws `AppError` with a machine-readable
+ * code; every code belongs to one kind, and the kind alone decides the HTTP status. REST shows
+ * the code in its error body, GraphQL in `extensions.code` or in a mutation's `userErrors`, so
+ * the two surfaces cannot disagree on what went wrong.
  */
-export type ErrorCode =
-  | 'validation_failed'
-  | 'bad_request'
-  | 'already_exists'
+export type ErrorKind =
+  | 'invalid_request'
   | 'unauthenticated'
   | 'forbidden'
   | 'not_found'
   | 'conflict'
-  | 'idempotency_mismatch'
   | 'payload_too_large'
   | 'rate_limited'
   | 'unavailable'
   | 'internal';
+
+/** Every code the service answers with, and its kind. Add a code here before throwing it. */
+const CODES = {
+  validation_failed: 'invalid_request',
+  malformed_request: 'invalid_request',
+  already_exists: 'invalid_request',
+  invalid_state: 'invalid_request',
+  idempotency_key_reused: 'invalid_request',
+  product_not_purchasable: 'invalid_request',
+  discount_invalid: 'invalid_request',
+  discount_expired: 'invalid_request',
+  discount_exhausted: 'invalid_request',
+  discount_not_applicable: 'invalid_request',
+  affiliate_unknown: 'invalid_request',
+  checkout_expired: 'invalid_request',
+  license_disabled: 'invalid_request',
+  license_expired: 'invalid_request',
+  activation_limit_reached: 'invalid_request',
+  instance_already_deactivated: 'invalid_request',
+  unauthenticated: 'unauthenticated',
+  forbidden: 'forbidden',
+  not_found: 'not_found',
+  idempotency_key_in_use: 'conflict',
+  checkout_in_progress: 'conflict',
+  payload_too_large: 'payload_too_large',
+  rate_limited: 'rate_limited',
+  processor_unavailable: 'unavailable',
+  secret_key_missing: 'unavailable',
+  internal: 'internal',
+} as const satisfies Record<string, ErrorKind>;
+
+export type ErrorCode = keyof typeof CODES;
+
+export const ERROR_CODES = Object.keys(CODES) as ErrorCode[];
 
 export interface FieldIssue {
   /** Path of the offending input field, as the caller named it (e.g. ['custom_fields', 0, 'key']). */
@@ -25,12 +57,14 @@ export interface FieldIssue {
 
 export class AppError extends Error {
   readonly code: ErrorCode;
+  readonly kind: ErrorKind;
   readonly issues: FieldIssue[];
 
   constructor(code: ErrorCode, message: string, issues: FieldIssue[] = []) {
     super(message);
     this.name = 'AppError';
     this.code = code;
+    this.kind = CODES[code];
     this.issues = issues;
   }
 
@@ -39,6 +73,24 @@ export class AppError extends Error {
     if (this.issues.length === 0) return [this.message];
     return this.issues.map((i) => (i.path.length ? `${formatPath(i.path)}: ${i.message}` : i.message));
   }
+
+  /** The caller's own mistake (4xx): a mutation reports it as a userError, not as an exception. */
+  get isCallerError(): boolean {
+    const status = httpStatusOf(this.kind);
+    return status >= 400 && status < 500 && this.kind !== 'unauthenticated' && this.kind !== 'forbidden';
+  }
+
+  toJSON() {
+    return { code: this.code, message: this.message, issues: this.issues };
+  }
+
+  static fromJSON(value: { code: ErrorCode; message: string; issues: FieldIssue[] }): AppError {
+    return new AppError(value.code, value.message, value.issues);
+  }
+}
+
+export function isErrorCode(value: string): value is ErrorCode {
+  return Object.hasOwn(CODES, value);
 }
 
 export function dottedPath(path: (string | number)[]): string {
@@ -48,15 +100,24 @@ export function dottedPath(path: (string | number)[]): string {
 export const notFound = (what: string, id?: string) =>
   new AppError('not_found', id ? `${what} ${id} not found` : `${what} not found`);
 
-export const invalidField = (path: (string | number)[], message: string) =>
-  new AppError('validation_failed', 'Validation failed', [{ path, message }]);
+/** A 400 about one field: the message names it. */
+export const invalidField = (path: (string | number)[], message: string, code: ErrorCode = 'validation_failed') =>
+  new AppError(code, code === 'validation_failed' ? 'Validation failed' : message, [{ path, message }]);
 
-export function httpStatusOf(code: ErrorCode): number {
-  switch (code) {
-    case 'validation_failed':
-    case 'bad_request':
-    case 'already_exists':
-    case 'idempotency_mismatch':
+/** Throws once, with every problem found, when there are any. */
+export class IssueList {
+  readonly issues: FieldIssue[] = [];
+  add(field: string | (string | number)[], message: string) {
+    this.issues.push({ path: Array.isArray(field) ? field : [field], message });
+  }
+  throwIfAny() {
+    if (this.issues.length) throw new AppError('validation_failed', 'Validation failed', this.issues);
+  }
+}
+
+export function httpStatusOf(kind: ErrorKind): number {
+  switch (kind) {
+    case 'invalid_request':
       return 400;
     case 'unauthenticated':
       return 401;
@@ -74,33 +135,6 @@ export function httpStatusOf(code: ErrorCode): number {
       return 503;
     case 'internal':
       return 500;
-  }
-}
-
-/** The `extensions.code` of a GraphQL error for the same failure. */
-export function graphqlCodeOf(code: ErrorCode): string {
-  switch (code) {
-    case 'validation_failed':
-    case 'bad_request':
-    case 'already_exists':
-    case 'idempotency_mismatch':
-      return 'BAD_USER_INPUT';
-    case 'unauthenticated':
-      return 'UNAUTHENTICATED';
-    case 'forbidden':
-      return 'FORBIDDEN';
-    case 'not_found':
-      return 'NOT_FOUND';
-    case 'conflict':
-      return 'CONFLICT';
-    case 'payload_too_large':
-      return 'PAYLOAD_TOO_LARGE';
-    case 'rate_limited':
-      return 'RATE_LIMITED';
-    case 'unavailable':
-      return 'SERVICE_UNAVAILABLE';
-    case 'internal':
-      return 'INTERNAL_SERVER_ERROR';
   }
 }
 

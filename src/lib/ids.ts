@@ -28,6 +28,7 @@ export const ID_PREFIX = {
   splitRecipient: 'splr',
   webhook: 'wh',
   event: 'evt',
+  job: 'job',
   delivery: 'dlv',
   attempt: 'att',
 } as const;

@@ -1,9 +1,34 @@
 import { z } from 'zod';
 
-/** Page-based paging of the /v1 list operations (`page_number`, `page_size`). */
+/**
+ * Lists. A service defines each list once, as a `Listing`: its rows (filtered, ordered, with
+ * the caller's selection and window) and its count. REST reads a listing page by page
+ * (`page_number`, `page_size`); GraphQL reads the same listing as a Relay connection
+ * (src/graphql/connection.ts).
+ */
+export interface Listing<Args, Row> {
+  rows(args: Args): Promise<Row[]>;
+  count(): Promise<number>;
+}
+
+/** What a listing's reader chooses: the selection, and the window (page or cursor). */
+export interface RowsArgs<Include, Select, WhereUnique> {
+  include?: Include;
+  select?: Select;
+  skip?: number;
+  take?: number;
+  cursor?: WhereUnique;
+}
+
+export interface PageInput {
+  page_number: number;
+  page_size: number;
+}
+
+/** Page-based paging of the /v1 list operations. */
 export const pageQuery = (defaultSize: number) =>
   z.object({
-    page_number: z.coerce.number().int().min(1).default(1),
+    page_number: z.coerce.number().int().min(1).max(1_000_000).default(1),
     page_size: z.coerce.number().int().min(1).max(100).default(defaultSize),
   });
 
@@ -18,11 +43,17 @@ export interface Page<T> {
   };
 }
 
-export function pageWindow(page: { page_number: number; page_size: number }) {
-  return { skip: (page.page_number - 1) * page.page_size, take: page.page_size };
+/** One page of a listing: `rows` reads the page's window with the shape the caller renders. */
+export async function pageOf<Row>(
+  page: PageInput,
+  listing: { count(): Promise<number> },
+  rows: (window: { skip: number; take: number }) => Promise<Row[]>,
+): Promise<Page<Row>> {
+  const [items, total] = await Promise.all([rows({ skip: (page.page_number - 1) * page.page_size, take: page.page_size }), listing.count()]);
+  return toPage(items, total, page);
 }
 
-export function toPage<T>(items: T[], total: number, page: { page_number: number; page_size: number }): Page<T> {
+export function toPage<T>(items: T[], total: number, page: PageInput): Page<T> {
   const totalPages = Math.ceil(total / page.page_size);
   const current = page.page_number;
   return {
@@ -35,4 +66,9 @@ export function toPage<T>(items: T[], total: number, page: { page_number: number
       prev_page: current > 1 ? Math.min(current - 1, Math.max(totalPages, 1)) : null,
     },
   };
+}
+
+/** A page with its items rendered. */
+export function mapPage<T, U>(page: Page<T>, render: (item: T) => U): Page<U> {
+  return { ...page, items: page.items.map(render) };
 }

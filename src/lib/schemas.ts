@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_WIRE_AMOUNT } from './money.js';
 
 /** Field shapes shared by several operations. */
 
@@ -18,9 +19,16 @@ export const httpUrl = z
     }
   }, 'must be an absolute http(s) URL');
 
-/** Amounts in minor units. The ceiling keeps price × units and sums inside 32-bit columns. */
-export const MAX_AMOUNT = 99_999_999;
-export const minorUnits = z.number().int('must be an integer amount in minor units').min(0).max(MAX_AMOUNT);
+/**
+ * An amount in minor units: a JSON number on REST, a MinorUnits string-backed scalar on GraphQL
+ * (a bigint by then); a bigint after parsing. At most 2^53-1, the largest whole number a JSON
+ * number carries exactly.
+ */
+export const minorUnits = z
+  .custom<number | bigint>((v) => typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v)), 'must be a whole amount in minor units')
+  .transform((v) => BigInt(v))
+  .refine((v) => v >= 0n, 'must not be negative')
+  .refine((v) => v <= MAX_WIRE_AMOUNT, `must be at most ${MAX_WIRE_AMOUNT} minor units`);
 
 /** Free-form key-value pairs sellers attach to objects. Bounded so one row cannot grow without limit. */
 export const metadata = z
@@ -30,3 +38,6 @@ export const metadata = z
 export const email = z.string().trim().max(254).pipe(z.email('must be a valid e-mail address'));
 
 export const countryCode = z.string().regex(/^[A-Z]{2}$/, 'must be a two-letter uppercase country code (ISO 3166-1)');
+
+/** An id in a path, query or body: a bounded string; an unknown one answers 404 where it is looked up. */
+export const resourceId = z.string().trim().min(1, 'is required').max(100);

@@ -1,11 +1,19 @@
 import express, { type Request, type Response, type Router } from 'express';
-import type { RequestContext } from '../context.js';
-import { AppError } from '../lib/errors.js';
+import type { RequestContext, ServiceEnv } from '../context.js';
+import { AppError, httpStatusOf, invalidField } from '../lib/errors.js';
 import { serviceSecret } from '../lib/service-secret.js';
-import type { ListenerEnv } from '../rest/auth.js';
-import { quoteCheckout, type Quote } from '../modules/checkouts/checkout-quote.js';
+import { parseInput } from '../lib/validation.js';
+import { chosenPriceRule, quoteCheckout, type Quote } from '../modules/checkouts/checkout-quote.js';
 import { payCheckout } from '../modules/checkouts/checkout-payment.js';
-import { checkoutStatus, findCheckoutForPage, findPayableCheckoutForPage, openCheckoutForProduct, type PayableCheckout } from '../modules/checkouts/checkouts.service.js';
+import {
+  checkoutPageContext,
+  checkoutStatus,
+  findCheckout,
+  findPayableCheckoutOrThrow,
+  openCheckoutForProduct,
+  type PayableCheckout,
+} from '../modules/checkouts/checkouts.service.js';
+import { payCheckoutSchema } from '../modules/checkouts/checkouts.schemas.js';
 import { checkoutFields } from '../modules/checkouts/checkouts.serializer.js';
 import type { FieldValues } from '../modules/checkouts/checkout-fields.js';
 import { successRedirectUrl } from '../modules/checkouts/success-redirect.js';
@@ -36,9 +44,7 @@ const CADENCE: Record<string, string> = {
   'every-year': 'yearly',
 };
 
-function pageContext(env: ListenerEnv, res: Response, storeId: string): RequestContext {
-  return { db: env.db, storeId, mode: env.mode, clock: env.clock, traceId: res.locals.traceId as string, source: 'page', baseUrl: env.baseUrl, caches: env.caches };
-}
+const traceIdOf = (res: Response) => res.locals.traceId as string;
 
 function taxLabel(q: Quote): string {
   if (!q.tax_country) return 'Tax (choose your country)';
@@ -48,16 +54,11 @@ function taxLabel(q: Quote): string {
 }
 
 function quoteView(q: Quote) {
-  const m = (v: number) => formatMoney(v, q.currency);
-  return {
-    unit: m(q.unit_price),
-    subTotal: m(q.sub_total),
-    discount: m(q.discount_amount),
-    tax: m(q.tax_amount),
-    total: m(q.amount_due),
-  };
+  const m = (v: bigint) => formatMoney(v, q.currency);
+  return { unit: m(q.unit_price), subTotal: m(q.sub_total), discount: m(q.discount_amount), tax: m(q.tax_amount), total: m(q.amount_due) };
 }
 
+/** What the buyer's form asks for, before it is paid: the page shows this total. */
 function quoteFor(c: PayableCheckout, form: { country: string; tax_id: string; amount: string }): Quote {
   return quoteCheckout({
     product: c.product,
@@ -72,13 +73,13 @@ function quoteFor(c: PayableCheckout, form: { country: string; tax_id: string; a
 
 function initialForm(c: PayableCheckout): FormState {
   const buyer = (c.buyer ?? {}) as Partial<{ email: string; name: string; country: string; tax_id: string }>;
-  const suggested = c.product.payWhatYouWant ? (c.product.suggestedPrice ?? c.product.price) : null;
+  const rule = chosenPriceRule(c);
   return {
     email: c.customer?.email ?? buyer.email ?? c.customerEmail ?? '',
     name: buyer.name ?? c.customer?.name ?? '',
     country: buyer.country ?? c.customer?.country ?? '',
     tax_id: buyer.tax_id ?? '',
-    amount: suggested !== null ? toDecimalString(suggested, c.product.currency) : '',
+    amount: rule.open ? toDecimalString(rule.suggested, c.product.currency) : '',
     fields: (c.customFields ?? {}) as FieldValues,
   };
 }
@@ -86,13 +87,13 @@ function initialForm(c: PayableCheckout): FormState {
 async function renderCheckout(
   req: Request,
   res: Response,
-  env: ListenerEnv,
+  env: ServiceEnv,
   c: PayableCheckout,
   status: number,
   form: FormState,
   messages: { error?: string; fieldErrors?: string[]; notice?: string } = {},
 ) {
-  const secret = await serviceSecret(env.db, CSRF_SECRET);
+  const secret = await serviceSecret(env.data, CSRF_SECRET);
   const nonce = csrfNonce(req, res, env.baseUrl.startsWith('https:'));
   const quote = quoteFor(c, form);
   sendPage(res, status, 'checkout', `Checkout: ${c.product.name}`, {
@@ -107,7 +108,7 @@ async function renderCheckout(
     money: { ...quoteView(quote), minimum: formatMoney(c.product.price, c.product.currency) },
     taxLabel: taxLabel(quote),
     discount: c.discount ? { code: c.discount.code } : null,
-    payWhatYouWant: c.product.payWhatYouWant && c.customPrice === null && quote.trial_days === 0,
+    payWhatYouWant: chosenPriceRule(c).open,
     fields: checkoutFields(c).map((f) => ({
       ...f,
       labelHtml: f.type === 'checkbox' ? renderInlineMarkdown(f.checkboxLabel ?? f.label) : '',
@@ -136,11 +137,16 @@ function formFromBody(body: Record<string, unknown>, c: PayableCheckout): FormSt
   return { email: str(body.email), name: str(body.name), country: str(body.country), tax_id: str(body.tax_id), amount: str(body.amount), fields };
 }
 
-/** The form as the core's pay input; empty optional fields are left out so they read as absent. */
+/** The form as the core's pay input (the shared schema checks it); empty optional fields read as absent. */
 function payInput(body: Record<string, unknown>, form: FormState, c: PayableCheckout) {
-  const expected = Number(str(body.expected_total));
-  const amount = form.amount ? parseMajorAmount(form.amount, c.product.currency) : undefined;
-  return {
+  let amount: bigint | undefined;
+  if (form.amount.trim()) {
+    const parsed = parseMajorAmount(form.amount, c.product.currency);
+    if (parsed === null) throw invalidField(['amount'], 'must be an amount such as 12.50');
+    amount = parsed;
+  }
+  const expected = str(body.expected_total);
+  return parseInput(payCheckoutSchema, {
     email: form.email,
     name: form.name,
     country: form.country,
@@ -148,10 +154,10 @@ function payInput(body: Record<string, unknown>, form: FormState, c: PayableChec
     card_number: str(body.card_number),
     card_expiry: str(body.card_expiry),
     card_cvc: str(body.card_cvc),
-    ...(amount !== undefined ? { amount: amount ?? -1 } : {}),
+    ...(amount !== undefined ? { amount } : {}),
     custom_fields: form.fields,
-    ...(Number.isSafeInteger(expected) ? { expected_total: expected } : {}),
-  };
+    ...(/^\d{1,18}$/.test(expected) ? { expected_total: BigInt(expected) } : {}),
+  });
 }
 
 const FIELD_LABELS: Record<string, string> = {
@@ -173,70 +179,77 @@ function fieldMessages(err: AppError): string[] {
   });
 }
 
+const notFoundPage = (res: Response) => sendMessage(res, 404, 'Checkout not found', 'This checkout does not exist in this environment.');
+
 /** Hosted checkout pages of one listener (its environment), served without an API key. */
-export function checkoutPages(env: ListenerEnv): Router {
+export function checkoutPages(env: ServiceEnv): Router {
   const router = express.Router();
   const form = express.urlencoded({ extended: false, limit: '32kb', parameterLimit: 100 });
 
+  /** The checkout's store context and the checkout, or null: the checkout id in the URL is the capability. */
+  const open = async (res: Response, id: string): Promise<{ ctx: RequestContext; c: PayableCheckout } | null> => {
+    const ctx = await checkoutPageContext(env, id, traceIdOf(res));
+    return ctx ? { ctx, c: await findPayableCheckoutOrThrow(ctx, id) } : null;
+  };
+
   router.get('/buy/:productId', async (req, res) => {
-    const ctx = { db: env.db, mode: env.mode, clock: env.clock, baseUrl: env.baseUrl, traceId: res.locals.traceId as string, caches: env.caches };
     try {
-      const c = await openCheckoutForProduct(ctx, req.params.productId);
+      const c = await openCheckoutForProduct(env, req.params.productId, traceIdOf(res));
       if (!c) return sendMessage(res, 404, 'Product not found', 'This product does not exist in this environment.');
       res.redirect(303, `/checkout/${c.id}`);
     } catch (err) {
-      if (err instanceof AppError && err.code !== 'internal') return sendMessage(res, err.code === 'unavailable' ? 503 : 400, 'This product cannot be bought right now', err.message);
+      if (err instanceof AppError && err.kind !== 'internal') return sendMessage(res, httpStatusOf(err.kind), 'This product cannot be bought right now', err.message);
       throw err;
     }
   });
 
   router.get('/checkout/:id', async (req, res) => {
-    const c = await findPayableCheckoutForPage(env.db, env.mode, req.params.id);
-    if (!c) return sendMessage(res, 404, 'Checkout not found', 'This checkout does not exist in this environment.');
+    const found = await open(res, req.params.id);
+    if (!found) return notFoundPage(res);
+    const { c } = found;
     const status = checkoutStatus(c, env.clock.now());
     if (status === 'completed') return sendMessage(res, 200, 'Already paid', 'This checkout has been paid.', { href: `/checkout/${c.id}/receipt`, label: 'See the receipt' });
-    if (status === 'expired') return sendMessage(res, 410, 'Checkout expired', 'This checkout has expired. Start again from the seller\'s page.');
+    if (status === 'expired') return sendMessage(res, 410, 'Checkout expired', "This checkout has expired. Start again from the seller's page.");
     await renderCheckout(req, res, env, c, 200, initialForm(c));
   });
 
   // Tax and total for the country the buyer picked; the page's script calls it.
   router.get('/checkout/:id/quote', async (req, res) => {
-    const c = await findPayableCheckoutForPage(env.db, env.mode, req.params.id);
-    if (!c) throw new AppError('not_found', 'Checkout not found');
-    const q = quoteFor(c, { country: str(req.query.country), tax_id: str(req.query.tax_id), amount: str(req.query.amount) });
+    const found = await open(res, req.params.id);
+    if (!found) throw new AppError('not_found', 'Checkout not found');
+    const q = quoteFor(found.c, { country: str(req.query.country), tax_id: str(req.query.tax_id), amount: str(req.query.amount) });
     const view = quoteView(q);
     res.set('cache-control', 'no-store').json({
       ...view,
-      amount_due: q.amount_due,
+      amount_due: q.amount_due.toString(),
       tax_label: taxLabel(q),
       pay_label: q.trial_days > 0 ? 'Start trial' : `Pay ${view.total}`,
     });
   });
 
   router.post('/checkout/:id', form, async (req, res) => {
-    const c = await findPayableCheckoutForPage(env.db, env.mode, req.params.id);
-    if (!c) return sendMessage(res, 404, 'Checkout not found', 'This checkout does not exist in this environment.');
+    const found = await open(res, req.params.id);
+    if (!found) return notFoundPage(res);
+    const { ctx, c } = found;
     const body = (req.body ?? {}) as Record<string, unknown>;
-    const secret = await serviceSecret(env.db, CSRF_SECRET);
+    const secret = await serviceSecret(env.data, CSRF_SECRET);
     if (!csrfValid(req, secret, c.id, body.csrf)) {
       return sendMessage(res, 403, 'Please try again', 'This form was sent from another site or has expired. Nothing was charged.', { href: `/checkout/${c.id}`, label: 'Reload the checkout' });
     }
     const state = formFromBody(body, c);
-    const ctx = pageContext(env, res, c.storeId);
     try {
       const outcome = await payCheckout(ctx, c.id, payInput(body, state, c));
-      if (outcome.kind === 'completed') return res.redirect(303, await successRedirectUrl(env.db, outcome.checkout, env.baseUrl));
+      if (outcome.kind === 'completed') return res.redirect(303, await successRedirectUrl(ctx, outcome.checkout));
       if (outcome.kind === 'total_changed') {
         return renderCheckout(req, res, env, outcome.checkout, 409, state, { notice: `The total is now ${formatMoney(outcome.quote.amount_due, outcome.quote.currency)} for the details you entered. Review it and pay again; nothing was charged.` });
       }
       return renderCheckout(req, res, env, outcome.checkout, 402, state, { error: outcome.message });
     } catch (err) {
-      if (!(err instanceof AppError) || err.code === 'internal') throw err;
-      const fresh = (await findPayableCheckoutForPage(env.db, env.mode, c.id)) ?? c;
-      if (checkoutStatus(fresh, env.clock.now()) === 'completed') return res.redirect(303, await successRedirectUrl(env.db, fresh, env.baseUrl));
-      const status = err.code === 'validation_failed' || err.code === 'bad_request' ? 400 : err.code === 'conflict' ? 409 : err.code === 'unavailable' ? 503 : 400;
+      if (!(err instanceof AppError) || err.kind === 'internal') throw err;
+      const fresh = await findPayableCheckoutOrThrow(ctx, c.id);
+      if (checkoutStatus(fresh, env.clock.now()) === 'completed') return res.redirect(303, await successRedirectUrl(ctx, fresh));
       const issues = fieldMessages(err);
-      return renderCheckout(req, res, env, fresh, status, state, {
+      return renderCheckout(req, res, env, fresh, httpStatusOf(err.kind), state, {
         error: issues.length ? 'Please check these fields:' : err.message,
         fieldErrors: issues,
       });
@@ -244,11 +257,12 @@ export function checkoutPages(env: ListenerEnv): Router {
   });
 
   router.get('/checkout/:id/receipt', async (req, res) => {
-    const c = await findCheckoutForPage(env.db, env.mode, req.params.id);
+    const ctx = await checkoutPageContext(env, req.params.id, traceIdOf(res));
+    const c = ctx ? await findCheckout(ctx, { id: req.params.id }) : null;
     if (!c || c.status !== 'completed' || !c.order) return sendMessage(res, 404, 'Receipt not found', 'There is no paid order for this checkout.');
     const now = env.clock.now();
     const o = c.order;
-    const m = (v: number) => formatMoney(v, o.currency);
+    const m = (v: bigint) => formatMoney(v, o.currency);
     sendPage(res, 200, 'receipt', 'Receipt', {
       testMode: c.mode === 'test',
       customerName: c.customer?.name ?? c.customer?.email ?? '',

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { parseCookie } from 'cookie';
 import type { Request, Response } from 'express';
 
 export const CSRF_COOKIE = 'checkout_csrf';
@@ -13,13 +14,9 @@ export function csrfToken(secret: Buffer, formId: string, nonce: string): string
   return createHmac('sha256', secret).update(`${formId}.${nonce}`).digest('base64url');
 }
 
+/** A cookie of the request; a malformed header or value reads as absent, never as an error. */
 function readCookie(req: Request, name: string): string | undefined {
-  const header = req.get('cookie') ?? '';
-  for (const part of header.split(';')) {
-    const [k, ...v] = part.trim().split('=');
-    if (k === name) return decodeURIComponent(v.join('='));
-  }
-  return undefined;
+  return parseCookie(req.get('cookie') ?? '')[name];
 }
 
 /** The browser's nonce, set on first visit. */

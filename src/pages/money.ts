@@ -1,3 +1,5 @@
+import { toDecimalString as decimal } from '../lib/money.js';
+
 // Building an Intl.NumberFormat is costly (it showed in the checkout profile); one per currency is kept.
 const formatters = new Map<string, Intl.NumberFormat | null>();
 
@@ -19,29 +21,24 @@ export function fractionDigits(currency: string): number {
   return formatterFor(currency)?.resolvedOptions().maximumFractionDigits ?? 2;
 }
 
-/** The decimal string of an amount in minor units, built with integers only (1234 EUR -> "12.34"). */
-export function toDecimalString(minor: number, currency: string): string {
-  const digits = fractionDigits(currency);
-  const sign = minor < 0 ? '-' : '';
-  const abs = Math.abs(minor);
-  if (digits === 0) return `${sign}${abs}`;
-  const scale = 10 ** digits;
-  return `${sign}${Math.floor(abs / scale)}.${String(abs % scale).padStart(digits, '0')}`;
+/** The decimal string of an amount in minor units (1234 EUR -> "12.34"), built with integers only. */
+export function toDecimalString(minor: bigint, currency: string): string {
+  return decimal(minor, fractionDigits(currency));
 }
 
 /** For display: "€12.34". Intl formats the decimal string, so no float ever holds the amount. */
-export function formatMoney(minor: number, currency: string): string {
-  const decimal = toDecimalString(minor, currency);
+export function formatMoney(minor: bigint, currency: string): string {
+  const text = toDecimalString(minor, currency);
   const f = formatterFor(currency);
-  return f ? f.format(decimal as unknown as number) : `${decimal} ${currency}`;
+  return f ? f.format(text as unknown as number) : `${text} ${currency}`;
 }
 
 /** A buyer-typed amount in major units ("12.5", "12,50") to minor units, or null if it is not one. */
-export function parseMajorAmount(text: string, currency: string): number | null {
+export function parseMajorAmount(text: string, currency: string): bigint | null {
   const digits = fractionDigits(currency);
-  const m = /^\s*(\d{1,9})(?:[.,](\d{1,2}))?\s*$/.exec(text);
+  const m = /^\s*(\d{1,15})(?:[.,](\d{1,2}))?\s*$/.exec(text);
   if (!m) return null;
   const frac = (m[2] ?? '').padEnd(digits, '0');
   if (frac.length > digits) return null;
-  return Number(m[1]) * 10 ** digits + (digits ? Number(frac) : 0);
+  return BigInt(m[1]!) * 10n ** BigInt(digits) + (digits ? BigInt(frac) : 0n);
 }

@@ -1,28 +1,24 @@
 import express, { type Router } from 'express';
-import type { ListenerEnv } from '../rest/auth.js';
+import { contextFor, type ServiceEnv } from '../context.js';
+import { storeOwning } from '../db/system.js';
 import { serializeLicense } from '../modules/licenses/licenses.serializer.js';
-import { portalLinkValid } from '../modules/portal/portal.service.js';
+import { portalLinkValid, portalView } from '../modules/portal/portal.service.js';
 import { formatMoney } from './money.js';
 import { sendMessage, sendPage } from './render.js';
 
 const day = (d: Date | null) => (d ? d.toISOString().slice(0, 10) : '—');
 
 /** The customer portal a billing link opens: the customer's subscriptions, orders and license keys. */
-export function portalPages(env: ListenerEnv): Router {
+export function portalPages(env: ServiceEnv): Router {
   const router = express.Router();
   router.get('/portal/:customerId', async (req, res) => {
     const now = env.clock.now();
     const { customerId } = req.params;
-    const valid = await portalLinkValid(env.db, env.mode, now, customerId, String(req.query.expires ?? ''), String(req.query.signature ?? ''));
+    const valid = await portalLinkValid(env.data, env.mode, now, customerId, String(req.query.expires ?? ''), String(req.query.signature ?? ''));
     if (!valid) return sendMessage(res, 403, 'Link expired', 'This billing link is invalid or has expired. Ask the seller for a new one.');
-    const customer = await env.db.customer.findFirst({
-      where: { id: customerId, mode: env.mode },
-      include: {
-        subscriptions: { include: { product: { select: { name: true } } }, orderBy: { id: 'desc' }, take: 100 },
-        orders: { include: { product: { select: { name: true } } }, orderBy: { id: 'desc' }, take: 100 },
-        licenses: { include: { product: { select: { name: true } } }, orderBy: { id: 'desc' }, take: 100 },
-      },
-    });
+    // The signed link is the capability: it names the customer, whose store the page then reads as.
+    const storeId = await storeOwning(env.data, 'Customer', customerId, env.mode);
+    const customer = storeId ? await portalView(contextFor(env, storeId, { traceId: res.locals.traceId as string, source: 'page' }), customerId) : null;
     if (!customer) return sendMessage(res, 404, 'Not found', 'This customer does not exist.');
     sendPage(res, 200, 'portal', 'Billing', {
       testMode: env.mode === 'test',

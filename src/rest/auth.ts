@@ -1,29 +1,42 @@
 import type { RequestHandler } from 'express';
-import type { Mode } from '../generated/prisma/enums.js';
-import type { Clock } from '../lib/clock.js';
-import type { PrismaClient } from '../generated/prisma/client.js';
-import type { RequestContext } from '../context.js';
+import { contextFor, type RequestContext, type ServiceEnv, type Source } from '../context.js';
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../core/idempotency.js';
+import { AppError } from '../lib/errors.js';
 import type { ApiKeyAuthenticator } from '../modules/stores/api-keys.js';
-import type { ServiceCaches } from '../caches.js';
 
+/** What a listener's transports share: the environment it serves and how it checks keys. */
 export interface ListenerEnv {
-  db: PrismaClient;
-  mode: Mode;
-  clock: Clock;
-  baseUrl: string;
+  env: ServiceEnv;
   authenticator: ApiKeyAuthenticator;
-  caches?: ServiceCaches;
 }
 
-/** Builds the request context of a caller; shared by the REST middleware and the GraphQL context factory. */
-export async function authenticate(env: ListenerEnv, apiKey: string | undefined, traceId: string, source: RequestContext['source']): Promise<RequestContext> {
-  const caller = await env.authenticator.authenticate(apiKey, env.mode);
-  return { db: env.db, storeId: caller.storeId, mode: caller.mode, apiKeyId: caller.apiKeyId, clock: env.clock, traceId, source, baseUrl: env.baseUrl, caches: env.caches };
+/**
+ * The request context of a caller; shared by the REST middleware and the GraphQL context
+ * factory. `Idempotency-Key` is taken as given (at most 255 characters); only writes use it.
+ */
+export async function authenticate(
+  listener: ListenerEnv,
+  headers: { apiKey: string | undefined; idempotencyKey: string | undefined },
+  traceId: string,
+  source: Source,
+): Promise<RequestContext> {
+  const caller = await listener.authenticator.authenticate(headers.apiKey, listener.env.mode);
+  const key = headers.idempotencyKey;
+  if (key !== undefined && (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH)) {
+    throw new AppError('validation_failed', 'Validation failed', [{ path: ['Idempotency-Key'], message: `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters` }]);
+  }
+  return contextFor(listener.env, caller.storeId, { traceId, source, apiKeyId: caller.apiKeyId, ...(key !== undefined ? { idempotencyKey: key } : {}) });
 }
 
-export function requireApiKey(env: ListenerEnv): RequestHandler {
+/** /v1 authentication; `Idempotency-Key` counts on POST, as at Stripe. */
+export function requireApiKey(listener: ListenerEnv): RequestHandler {
   return async (req, res, next) => {
-    res.locals.ctx = await authenticate(env, req.get('x-api-key'), res.locals.traceId, 'rest');
+    res.locals.ctx = await authenticate(
+      listener,
+      { apiKey: req.get('x-api-key'), idempotencyKey: req.method === 'POST' ? req.get('idempotency-key') : undefined },
+      res.locals.traceId,
+      'rest',
+    );
     next();
   };
 }

@@ -8,13 +8,13 @@ import { traceIdOf } from './request-context.js';
 function fromBodyParser(err: { type?: string; message?: string }, limit: string): AppError | undefined {
   switch (err.type) {
     case 'entity.parse.failed':
-      return new AppError('bad_request', 'Malformed JSON in request body', [{ path: ['body'], message: 'is not valid JSON' }]);
+      return new AppError('malformed_request', 'Malformed JSON in request body', [{ path: ['body'], message: 'is not valid JSON' }]);
     case 'entity.too.large':
       return new AppError('payload_too_large', `Request body is larger than the limit of ${limit}`);
     case 'encoding.unsupported':
     case 'charset.unsupported':
     case 'request.aborted':
-      return new AppError('bad_request', err.message ?? 'Unreadable request body');
+      return new AppError('malformed_request', err.message ?? 'Unreadable request body');
     default:
       return undefined;
   }

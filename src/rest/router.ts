@@ -9,27 +9,28 @@ import { discountRoutes } from '../modules/discounts/discounts.routes.js';
 import { checkoutRoutes } from '../modules/checkouts/checkouts.routes.js';
 import { portalRoutes } from '../modules/portal/portal.routes.js';
 import { webhookRoutes } from '../modules/webhooks/webhooks.routes.js';
-import { pendingEventRoutes } from '../modules/webhooks/pending-events.routes.js';
 import { AppError } from '../lib/errors.js';
 import { requireApiKey, type ListenerEnv } from './auth.js';
-import { idempotentPost } from './idempotency.js';
 
-/** /v1: every route authenticates with x-api-key; POSTs honour Idempotency-Key. */
-export function v1Router(env: ListenerEnv): Router {
+/** Every /v1 route, in the order they are matched; the isolation test walks this list. */
+export const V1_ROUTES: ((router: Router) => void)[] = [
+  productRoutes,
+  discountRoutes,
+  checkoutRoutes,
+  portalRoutes,
+  licenseRoutes,
+  orderRoutes,
+  subscriptionRoutes,
+  transactionRoutes,
+  webhookRoutes,
+  customerRoutes,
+];
+
+/** /v1: every route authenticates with x-api-key; writes honour Idempotency-Key (in the core). */
+export function v1Router(listener: ListenerEnv): Router {
   const router = Router();
-  router.use(requireApiKey(env));
-  router.use(idempotentPost());
-  productRoutes(router);
-  discountRoutes(router);
-  checkoutRoutes(router);
-  portalRoutes(router);
-  licenseRoutes(router);
-  orderRoutes(router);
-  subscriptionRoutes(router);
-  transactionRoutes(router);
-  pendingEventRoutes(router);
-  webhookRoutes(router);
-  customerRoutes(router);
+  router.use(requireApiKey(listener));
+  for (const routes of V1_ROUTES) routes(router);
   router.use((req) => {
     throw new AppError('not_found', `No route ${req.method} ${req.baseUrl}${req.path}`);
   });

@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { Creem } from 'creem';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, startTestService, type TestService } from '../support/service.js';
+import type { RequestContext } from '../../src/context.js';
+import { makeProduct, makeRecurringProduct } from '../support/factories.js';
+import { startTestService, type TestService } from '../support/service.js';
 
 /** Debian's chromium package; .ci/run installs it, so CI never skips this suite. */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -16,6 +18,8 @@ describe.skipIf(!haveChromium)('hosted checkout in headless Chromium', () => {
   let service: TestService;
   let client: Creem;
   let key: string;
+  /** The store's core context, for the factories. */
+  let shop: RequestContext;
   let browser: Browser;
   let seller: Server;
   let sellerUrl: string;
@@ -26,6 +30,7 @@ describe.skipIf(!haveChromium)('hosted checkout in headless Chromium', () => {
     const store = await service.createStore('Acme');
     key = store.test_api_key;
     client = new Creem({ apiKey: key, serverURL: service.testUrl });
+    shop = service.contextOf(store);
     // The seller's success page: records where the buyer was sent.
     seller = createServer((req, res) => {
       const url = new URL(req.url!, 'http://seller');
@@ -45,14 +50,16 @@ describe.skipIf(!haveChromium)('hosted checkout in headless Chromium', () => {
     await service?.close();
   });
 
-  async function fillBuyer(page: Page, opts: { email: string; country?: string; card?: string }) {
+  /** Fills the form; answers the quote the page fetched for the chosen country. */
+  async function fillBuyer(page: Page, opts: { email: string; country?: string; card?: string }): Promise<Record<string, unknown>> {
     // Country first: the page refreshes the total for it before the buyer pays.
     const quote = page.waitForResponse((r) => r.url().includes('/quote'));
     await page.selectOption('#country', opts.country ?? 'US');
-    await quote;
+    const answer = (await (await quote).json()) as Record<string, unknown>;
     await page.fill('#email', opts.email);
     await page.fill('#name', 'Grace Buyer');
     await fillCard(page, opts.card ?? '4242 4242 4242 4242');
+    return answer;
   }
 
   async function fillCard(page: Page, card: string) {
@@ -62,7 +69,7 @@ describe.skipIf(!haveChromium)('hosted checkout in headless Chromium', () => {
   }
 
   it('one-time product with custom fields and German VAT: pays and lands on the seller page with signed ids', async () => {
-    const product = await api(service.testUrl, key)('POST', '/v1/products', {
+    const product = await makeProduct(shop, {
       name: 'Icon pack',
       description: '500 icons',
       price: 2000,
@@ -75,12 +82,14 @@ describe.skipIf(!haveChromium)('hosted checkout in headless Chromium', () => {
       ],
       features: [{ type: 'licenseKey', description: 'Key', license_key: { activation_limit: 2 } }],
     });
-    const checkout = await client.checkouts.create({ productId: product.json.id, successUrl: sellerUrl, requestId: 'browser-1' });
+    const checkout = await client.checkouts.create({ productId: product.id, successUrl: sellerUrl, requestId: 'browser-1' });
     const page = await browser.newPage();
     await page.goto(checkout.checkoutUrl!);
     await expect.poll(() => page.textContent('#product-name')).toBe('Icon pack');
     await expect.poll(() => page.getAttribute('a[href="https://seller.example/terms"]', 'target')).toBe('_blank');
-    await fillBuyer(page, { email: 'grace@example.com', country: 'DE' });
+    const quote = await fillBuyer(page, { email: 'grace@example.com', country: 'DE' });
+    // The quote endpoint answers the amount due as a decimal string of minor units.
+    expect(quote).toMatchObject({ amount_due: '2380', total: '€23.80' });
     await expect.poll(() => page.textContent('#total')).toBe('€23.80');
     await page.fill('#cf_company', 'Hopper Ltd');
     await page.check('#cf_terms');
@@ -103,7 +112,7 @@ describe.skipIf(!haveChromium)('hosted checkout in headless Chromium', () => {
   }, 60_000);
 
   it('subscription with a trial: starts the trial and shows the receipt', async () => {
-    const product = await client.products.create({ name: 'Cloud sync', description: 'Sync', price: 900, currency: 'USD', billingType: 'recurring', billingPeriod: 'every-month', trialPeriodDays: 7 } as never);
+    const product = await makeRecurringProduct(shop, { name: 'Cloud sync', description: 'Sync', price: 900, currency: 'USD', billing_period: 'every-month', trial_period_days: 7 });
     const checkout = await client.checkouts.create({ productId: product.id });
     const page = await browser.newPage();
     await page.goto(checkout.checkoutUrl!);
@@ -119,7 +128,7 @@ describe.skipIf(!haveChromium)('hosted checkout in headless Chromium', () => {
   }, 60_000);
 
   it('a declined card shows the reason, keeps the checkout open, and a good card then pays', async () => {
-    const product = await client.products.create({ name: 'Font', description: 'Serif', price: 4500, currency: 'EUR', billingType: 'onetime' } as never);
+    const product = await makeProduct(shop, { name: 'Font', description: 'Serif', price: 4500, currency: 'EUR' });
     const checkout = await client.checkouts.create({ productId: product.id });
     const page = await browser.newPage();
     await page.goto(checkout.checkoutUrl!);
@@ -140,7 +149,7 @@ describe.skipIf(!haveChromium)('hosted checkout in headless Chromium', () => {
   }, 60_000);
 
   it('a discount code lowers the total shown and charged', async () => {
-    const product = await client.products.create({ name: 'Course', description: 'Video', price: 10000, currency: 'EUR', billingType: 'onetime' } as never);
+    const product = await makeProduct(shop, { name: 'Course', description: 'Video', price: 10000, currency: 'EUR' });
     await client.discounts.create({ name: 'Spring', code: 'SPRING25', type: 'percentage', percentage: 25, duration: 'once', appliesToProducts: [product.id] });
     const checkout = await client.checkouts.create({ productId: product.id, discountCode: 'spring25' });
     const page = await browser.newPage();

@@ -1,14 +1,19 @@
 import { createHmac, createHash } from 'node:crypto';
 import { Creem } from 'creem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RequestContext } from '../../src/context.js';
 import { api, startTestService, type TestService } from '../support/service.js';
 import { BUYER, CheckoutBrowser, TEST_CARDS } from '../support/checkout-page.js';
+import { makeProduct } from '../support/factories.js';
 
 let service: TestService;
 let client: Creem;
 let key: string;
 let prodKey: string;
 let rest: ReturnType<typeof api>;
+/** The store's core context in each environment, for the factories. */
+let seller: RequestContext;
+let prodSeller: RequestContext;
 
 beforeAll(async () => {
   service = await startTestService();
@@ -17,11 +22,13 @@ beforeAll(async () => {
   prodKey = store.prod_api_key;
   client = new Creem({ apiKey: key, serverURL: service.testUrl });
   rest = api(service.testUrl, key);
+  seller = service.contextOf(store, 'test');
+  prodSeller = service.contextOf(store, 'prod');
 });
 afterAll(() => service?.close());
 
-const product = (overrides: Record<string, unknown> = {}) =>
-  client.products.create({ name: 'E-book', description: 'A book', price: 1500, currency: 'EUR', billingType: 'onetime', billingPeriod: 'once', ...overrides } as never);
+/** A product of the store (in /v1 field names): a one-time 15.00 EUR e-book unless `overrides` say otherwise. */
+const product = (overrides: Record<string, unknown> = {}) => makeProduct(seller, { name: 'E-book', description: 'A book', price: 1500, currency: 'EUR', billing_type: 'onetime', ...overrides });
 
 /** Types of the events whose payload is one of these resources, in the order they were recorded. */
 async function eventsOf(...ids: string[]) {
@@ -42,18 +49,12 @@ function verifySignature(location: string, apiKey: string): boolean {
 
 describe('one-time purchase', () => {
   it('creates customer, order, payment transaction, license key and checkout.completed in one go', async () => {
-    // The official client's request model knows only customerCredits features, so this one goes over plain REST.
-    const created = await rest('POST', '/v1/products', {
+    const p = await product({
       name: 'App',
       description: 'Desktop app',
-      price: 1500,
-      currency: 'EUR',
-      billing_type: 'onetime',
       tax_mode: 'exclusive',
       features: [{ type: 'licenseKey', description: 'Key', license_key: { activation_limit: 3, expires_in_days: 365 } }],
     });
-    expect(created.status).toBe(200);
-    const p = { id: created.json.id as string };
     const checkout = await client.checkouts.create({ productId: p.id, requestId: 'req-42', units: 2, successUrl: 'https://seller.example/thanks?from=checkout', metadata: { cart: 'c1' } });
     expect(checkout).toMatchObject({ status: 'pending', units: 2, requestId: 'req-42', mode: 'test' });
     expect(checkout.checkoutUrl).toBe(`${service.testUrl}/checkout/${checkout.id}`);
@@ -96,7 +97,7 @@ describe('one-time purchase', () => {
   });
 
   it('inclusive prices keep the total; reverse charge and business_net_pricing apply to business buyers with a tax id', async () => {
-    const p = await product({ price: 1190, taxMode: 'inclusive', businessNetPricing: true });
+    const p = await product({ price: 1190, tax_mode: 'inclusive', business_net_pricing: true });
     const consumer = await client.checkouts.create({ productId: p.id });
     expect((await new CheckoutBrowser(service.testUrl).pay(consumer.checkoutUrl!, { ...BUYER, email: 'c@example.com', country: 'DE' })).status).toBe(303);
     expect((await client.checkouts.retrieve(consumer.id)).order).toMatchObject({ amountDue: 1190, taxAmount: 190 });
@@ -118,7 +119,7 @@ describe('one-time purchase', () => {
 
 describe('subscriptions', () => {
   it('a monthly plan starts active with an invoice for the first period and three events', async () => {
-    const p = await product({ name: 'Pro', price: 2900, billingType: 'recurring', billingPeriod: 'every-month', taxMode: 'inclusive' });
+    const p = await product({ name: 'Pro', price: 2900, billing_type: 'recurring', billing_period: 'every-month', tax_mode: 'inclusive' });
     const checkout = await client.checkouts.create({ productId: p.id });
     const paid = await new CheckoutBrowser(service.testUrl).pay(checkout.checkoutUrl!, { ...BUYER, email: 'sub@example.com' });
     expect(paid.status).toBe(303);
@@ -137,7 +138,7 @@ describe('subscriptions', () => {
   });
 
   it('a plan with trial days starts trialing and charges nothing today', async () => {
-    const p = await product({ name: 'Team', price: 4900, billingType: 'recurring', billingPeriod: 'every-year', trialPeriodDays: 14 });
+    const p = await product({ name: 'Team', price: 4900, billing_type: 'recurring', billing_period: 'every-year', trial_period_days: 14 });
     const checkout = await client.checkouts.create({ productId: p.id });
     const page = await new CheckoutBrowser(service.testUrl).get(checkout.checkoutUrl!);
     expect(page.html).toContain('14-day trial');
@@ -166,7 +167,7 @@ describe('test cards', () => {
     expect(declined.html).toContain('value="Ada Buyer"'); // what the buyer typed is kept, the card is not
     expect(declined.html).not.toContain(card);
     const txns = await service.db.prisma.transaction.findMany({ where: { checkoutId: checkout.id } });
-    expect(txns).toMatchObject([{ status: 'declined', declineCode: code, amount: 1500 }]);
+    expect(txns).toMatchObject([{ status: 'declined', declineCode: code, amount: 1500n }]);
     expect((await client.checkouts.retrieve(checkout.id)).status).toBe('pending');
 
     const retry = await browser.submit(checkout.checkoutUrl!, declined.html, BUYER);
@@ -189,7 +190,7 @@ describe('checkout creation rules', () => {
   it('answers 400 naming the field for archived products, units below 1, a low custom price, unknown discount codes', async () => {
     const archived = await product();
     await client.products.archive(archived.id);
-    const pwyw = await product({ price: 500, payWhatYouWant: true });
+    const pwyw = await product({ price: 500, pay_what_you_want: true });
     const cases: [Record<string, unknown>, string][] = [
       [{ product_id: archived.id }, 'product_id'],
       [{ product_id: pwyw.id, units: 0 }, 'units'],
@@ -213,16 +214,18 @@ describe('checkout creation rules', () => {
     const checkout = await client.checkouts.create({ productId: p.id });
     const other = await service.createStore('Other');
     expect((await api(service.testUrl, other.test_api_key)('GET', `/v1/checkouts?checkout_id=${checkout.id}`)).status).toBe(404);
-    const opened = await new CheckoutBrowser(service.testUrl).get(p.productUrl!);
+    const { productUrl } = await client.products.get(p.id);
+    const opened = await new CheckoutBrowser(service.testUrl).get(productUrl!);
     expect(opened.status).toBe(303);
     expect(opened.location).toMatch(/^\/checkout\/ch_/);
   });
 
   it('a production checkout without a payment processor fails clearly instead of pretending to charge', async () => {
     const prod = api(service.prodUrl, prodKey);
-    const p = await prod('POST', '/v1/products', { name: 'Real', description: 'x', price: 1000, currency: 'EUR', billing_type: 'onetime', billing_period: 'once' });
-    const res = await prod('POST', '/v1/checkouts', { product_id: p.json.id });
+    const p = await makeProduct(prodSeller, { name: 'Real', description: 'x', price: 1000, currency: 'EUR', billing_type: 'onetime', billing_period: 'once' });
+    const res = await prod('POST', '/v1/checkouts', { product_id: p.id });
     expect(res.status).toBe(503);
+    expect(res.json.code).toBe('processor_unavailable');
     expect(res.json.message.join(' ')).toMatch(/No payment processor is configured/);
   });
 });
@@ -231,7 +234,7 @@ describe('page safety', () => {
   it('escapes seller- and buyer-provided text', async () => {
     const p = await product({
       name: '<script>alert(1)</script>Book',
-      customFields: [
+      custom_fields: [
         { type: 'checkbox', key: 'terms', label: 'Terms', checkbox: { label: 'I accept the [terms](https://seller.example/terms) <img src=x onerror=alert(1)>' } },
         { type: 'text', key: 'company', label: '"><b>Company</b>', optional: true },
       ],

@@ -95,36 +95,34 @@ describe('discounts through the official client', () => {
   it('offers the same operations over GraphQL, through the same rules', async () => {
     const gql = (query: string, variables: Record<string, unknown> = {}) =>
       raw('POST', '/graphql', { query, variables }).then((r) => r.json as { data?: any; errors?: any[] });
-    const fields = 'id apiId code type amount percentage currency status expiryDate maxRedemptions redeemCount duration durationInMonths appliesToProducts { apiId name }';
+    const fields = 'id code type amount { amount currency } percentage status expiryDate maxRedemptions redeemCount duration durationInMonths appliesToProducts { id name }';
 
-    const created = await gql(`mutation($input: CreateDiscountInput!) { createDiscount(input: $input) { ${fields} } }`, {
+    const created = await gql(`mutation($input: CreateDiscountInput!) { createDiscount(input: $input) { discount { ${fields} } userErrors { field code } } }`, {
       input: { name: 'GQL', code: 'gql-10', type: 'percentage', percentage: 10, duration: 'repeating', durationInMonths: 2, maxRedemptions: 3, expiryDate: null, appliesToProducts: [productId] },
     });
     expect(created.errors).toBeUndefined();
-    const d = created.data.createDiscount;
-    expect(d).toMatchObject({ code: 'GQL-10', type: 'percentage', amount: 10, percentage: 10, currency: null, status: 'active', expiryDate: null, maxRedemptions: 3, redeemCount: 0, duration: 'repeating', durationInMonths: 2 });
-    expect(d.appliesToProducts).toEqual([{ apiId: productId, name: 'E-book' }]);
-    expect((await client.discounts.get(d.apiId)).code).toBe('GQL-10');
+    expect(created.data.createDiscount.userErrors).toEqual([]);
+    const d = created.data.createDiscount.discount;
+    expect(d).toMatchObject({ code: 'GQL-10', type: 'percentage', amount: null, percentage: 10, status: 'active', expiryDate: null, maxRedemptions: 3, redeemCount: 0, duration: 'repeating', durationInMonths: 2 });
+    expect(d.appliesToProducts).toEqual([{ id: productId, name: 'E-book' }]);
+    expect((await client.discounts.get(d.id)).code).toBe('GQL-10');
 
-    const byCode = await gql(`query { discount(code: "gql-10") { apiId } }`);
-    expect(byCode.data.discount.apiId).toBe(d.apiId);
-    const byGlobalId = await gql(`query($id: ID!) { discount(id: $id) { apiId } }`, { id: d.id });
-    expect(byGlobalId.data.discount.apiId).toBe(d.apiId);
+    const byCode = await gql(`query { discount(code: "gql-10") { id } }`);
+    expect(byCode.data.discount.id).toBe(d.id);
 
-    const rejected = await gql(`mutation { createDiscount(input: { name: "Bad", type: fixed, amount: 100, duration: once }) { id } }`);
-    expect(rejected.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
-    expect(JSON.stringify(rejected.errors)).toContain('currency');
+    const rejected = await gql(`mutation { createDiscount(input: { name: "Bad", type: fixed, amount: 100, duration: once }) { discount { id } userErrors { field code } } }`);
+    expect(rejected.data.createDiscount).toEqual({ discount: null, userErrors: [{ field: 'currency', code: 'validation_failed' }] });
 
-    const list = await gql(`query { discounts(first: 1, type: percentage) { totalCount edges { node { apiId } } } }`);
+    const list = await gql(`query { discounts(first: 1, type: percentage) { totalCount edges { node { id } } } }`);
     expect(list.errors).toBeUndefined();
-    expect(list.data.discounts.edges.map((e: any) => e.node.apiId)).toEqual([d.apiId]);
+    expect(list.data.discounts.edges.map((e: any) => e.node.id)).toEqual([d.id]);
 
-    const deleted = await gql(`mutation($id: ID!) { deleteDiscount(id: $id) { apiId status } }`, { id: d.id });
-    expect(deleted.data.deleteDiscount).toEqual({ apiId: d.apiId, status: 'deleted' });
+    const deleted = await gql(`mutation($id: ID!) { deleteDiscount(input: { id: $id }) { discount { id status } userErrors { code } } }`, { id: d.id });
+    expect(deleted.data.deleteDiscount).toEqual({ discount: { id: d.id, status: 'deleted' }, userErrors: [] });
     const foreign = await api(service.testUrl, (await service.createStore('Third')).test_api_key)('POST', '/graphql', {
-      query: `query($id: ID!) { discount(id: $id) { apiId } }`,
-      variables: { id: d.apiId },
+      query: `query($id: ID!) { discount(id: $id) { id } }`,
+      variables: { id: d.id },
     });
-    expect(foreign.json.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+    expect(foreign.json).toEqual({ data: { discount: null } });
   });
 });

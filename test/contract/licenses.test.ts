@@ -1,10 +1,9 @@
 import { Creem } from 'creem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestContext } from '../../src/context.js';
-import { systemClock } from '../../src/lib/clock.js';
-import { createCustomer } from '../../src/modules/customers/customers.service.js';
+import { inTransaction } from '../../src/db/tenant.js';
 import { issueLicense } from '../../src/modules/licenses/licenses.service.js';
-import { createProduct } from '../../src/modules/products/products.service.js';
+import { makeCustomer, makeProduct } from '../support/factories.js';
 import { api, startTestService, type TestService } from '../support/service.js';
 
 /**
@@ -20,9 +19,7 @@ describe('licenses over /v1 and GraphQL', () => {
   let customerId: string;
 
   async function issue(activationLimit: number | null, expiresInDays: number | null = null, customer = customerId) {
-    return ctx.db.$transaction((tx) =>
-      issueLicense(tx, ctx, { productId, customerId: customer, orderId: null, subscriptionId: null, activationLimit, expiresInDays }),
-    );
+    return inTransaction(ctx, (tx) => issueLicense(tx, { productId, customerId: customer, orderId: null, subscriptionId: null, activationLimit, expiresInDays }));
   }
 
   beforeAll(async () => {
@@ -30,16 +27,14 @@ describe('licenses over /v1 and GraphQL', () => {
     const store = await service.createStore('Acme');
     testKey = store.test_api_key;
     client = new Creem({ apiKey: testKey, serverURL: service.testUrl });
-    ctx = { db: service.db.prisma, storeId: store.id, mode: 'test', clock: systemClock, traceId: 't', source: 'test', baseUrl: service.testUrl };
-    const product = await createProduct(ctx, {
+    ctx = service.contextOf(store);
+    const product = await makeProduct(ctx, {
       name: 'Desktop app',
       price: 4900,
-      currency: 'EUR',
-      billing_type: 'onetime',
       features: [{ type: 'licenseKey', description: 'Key', license_key: { activation_limit: 3, expires_in_days: 365 } }],
     });
     productId = product.id;
-    customerId = (await createCustomer(ctx, { email: 'buyer@example.com' })).id;
+    customerId = (await makeCustomer(ctx, { email: 'buyer@example.com' })).id;
   });
   afterAll(() => service?.close());
 
@@ -86,7 +81,7 @@ describe('licenses over /v1 and GraphQL', () => {
     for (const refused of answers.filter((a) => a.status === 400)) {
       expect(refused.json.message).toEqual(['key: activation limit of 3 reached']);
     }
-    const stored = await ctx.db.license.findUniqueOrThrow({ where: { id: license.id }, include: { instances: true } });
+    const stored = await service.db.prisma.license.findUniqueOrThrow({ where: { id: license.id }, include: { instances: true } });
     expect(stored.activationCount).toBe(3);
     expect(stored.instances).toHaveLength(3);
     expect(answers.filter((a) => a.status === 200).map((a) => a.json.activation).sort()).toEqual([1, 2, 3]);
@@ -97,7 +92,7 @@ describe('licenses over /v1 and GraphQL', () => {
     const rest = api(service.testUrl, testKey);
     const activated = await rest('POST', '/v1/licenses/activate', { key: license.key, instance_name: 'laptop' });
     const expiredAt = new Date(Date.now() - 60_000);
-    await ctx.db.license.update({ where: { id: license.id }, data: { expiresAt: expiredAt } });
+    await service.db.prisma.license.update({ where: { id: license.id }, data: { expiresAt: expiredAt } });
 
     const validated = await client.licenses.validate({ key: license.key, instanceId: activated.json.instance.id });
     expect(validated).toMatchObject({ status: 'expired', expiresAt: expiredAt });
@@ -120,7 +115,7 @@ describe('licenses over /v1 and GraphQL', () => {
     await expect(stranger.licenses.listInstances(license.id)).rejects.toMatchObject({ statusCode: 404 });
     await expect(stranger.customers.listLicenses(customerId)).rejects.toMatchObject({ statusCode: 404 });
     expect((await prodRest('POST', '/v1/licenses/activate', { key: license.key, instance_name: 'x' })).status).toBe(404);
-    expect((await ctx.db.license.findUniqueOrThrow({ where: { id: license.id } })).activationCount).toBe(1);
+    expect((await service.db.prisma.license.findUniqueOrThrow({ where: { id: license.id } })).activationCount).toBe(1);
   });
 
   it('rejects a bad instance_name with 400 naming the field', async () => {
@@ -129,46 +124,49 @@ describe('licenses over /v1 and GraphQL', () => {
     const res = await rest('POST', '/v1/licenses/activate', { key: license.key, instance_name: '' });
     expect(res.status).toBe(400);
     expect(res.json.message[0]).toMatch(/^instance_name: /);
-    expect(await ctx.db.licenseInstance.count({ where: { licenseId: license.id } })).toBe(0);
+    expect(await service.db.prisma.licenseInstance.count({ where: { licenseId: license.id } })).toBe(0);
   });
 
   it('activates, validates and deactivates through GraphQL and lists a customer’s licenses', async () => {
-    const customer = await createCustomer(ctx, { email: 'gql@example.com' });
+    const customer = await makeCustomer(ctx, { email: 'gql@example.com' });
     const older = await issue(2, null, customer.id);
     const license = await issue(2, null, customer.id);
     const gql = (query: string, variables: Record<string, unknown>) =>
       api(service.testUrl, testKey)('POST', '/graphql', { query, variables }).then((r) => r.json as { data?: any; errors?: any[] });
 
     const act = await gql(
-      `mutation($key: String!, $name: String!) { activateLicense(key: $key, instanceName: $name) { id apiId name status license { apiId status activation activationLimit } } }`,
+      `mutation($key: String!, $name: String!) { activateLicense(input: { key: $key, instanceName: $name }) { instance { id name status license { id status activation activationLimit } } userErrors { code } } }`,
       { key: license.key, name: 'workstation' },
     );
     expect(act.errors).toBeUndefined();
-    expect(act.data.activateLicense).toMatchObject({ name: 'workstation', status: 'active', license: { apiId: license.id, status: 'active', activation: 1, activationLimit: 2 } });
-    const { id: globalId, apiId } = act.data.activateLicense;
+    expect(act.data.activateLicense.userErrors).toEqual([]);
+    expect(act.data.activateLicense.instance).toMatchObject({ name: 'workstation', status: 'active', license: { id: license.id, status: 'active', activation: 1, activationLimit: 2 } });
+    const instanceId = act.data.activateLicense.instance.id;
+    expect(instanceId).toMatch(/^lici_/);
 
-    const val = await gql(`mutation($key: String!, $id: ID!) { validateLicense(key: $key, instanceId: $id) { apiId license { status } } }`, { key: license.key, id: globalId });
-    expect(val.data.validateLicense).toEqual({ apiId, license: { status: 'active' } });
-    const nodeQuery = `query($id: ID!) { node(id: $id) { ... on LicenseInstance { apiId license { apiId } } } }`;
-    expect((await gql(nodeQuery, { id: globalId })).data.node).toEqual({ apiId, license: { apiId: license.id } });
+    const val = await gql(`mutation($key: String!, $id: ID!) { validateLicense(input: { key: $key, instanceId: $id }) { instance { id license { status } } } }`, { key: license.key, id: instanceId });
+    expect(val.data.validateLicense.instance).toEqual({ id: instanceId, license: { status: 'active' } });
+    const nodeQuery = `query($id: ID!) { node(id: $id) { ... on LicenseInstance { id license { id } } } }`;
+    expect((await gql(nodeQuery, { id: instanceId })).data.node).toEqual({ id: instanceId, license: { id: license.id } });
     const strangerKey = (await service.createStore('Stranger')).test_api_key;
-    const foreign = await api(service.testUrl, strangerKey)('POST', '/graphql', { query: nodeQuery, variables: { id: globalId } });
-    expect(foreign.json.data?.node ?? null).toBeNull();
+    const foreign = await api(service.testUrl, strangerKey)('POST', '/graphql', { query: nodeQuery, variables: { id: instanceId } });
+    expect(foreign.json).toEqual({ data: { node: null } });
 
-    const deact = await gql(`mutation($key: String!, $id: ID!) { deactivateLicense(key: $key, instanceId: $id) { status license { activation status } } }`, { key: license.key, id: apiId });
-    expect(deact.data.deactivateLicense).toEqual({ status: 'deactivated', license: { activation: 0, status: 'inactive' } });
-    const again = await gql(`mutation($key: String!, $id: ID!) { deactivateLicense(key: $key, instanceId: $id) { status } }`, { key: license.key, id: apiId });
-    expect(again.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    const deactivate = `mutation($key: String!, $id: ID!) { deactivateLicense(input: { key: $key, instanceId: $id }) { instance { status license { activation status } } userErrors { field code } } }`;
+    const deact = await gql(deactivate, { key: license.key, id: instanceId });
+    expect(deact.data.deactivateLicense).toEqual({ instance: { status: 'deactivated', license: { activation: 0, status: 'inactive' } }, userErrors: [] });
+    const again = await gql(deactivate, { key: license.key, id: instanceId });
+    expect(again.data.deactivateLicense).toEqual({ instance: null, userErrors: [{ field: 'instanceId', code: 'instance_already_deactivated' }] });
 
     const listed = await gql(
-      `query($id: ID!) { customer(id: $id) { licenses(first: 10) { totalCount edges { node { apiId product { apiId } instances(first: 5) { totalCount edges { node { apiId status } } } } } } } }`,
+      `query($id: ID!) { customer(id: $id) { licenses(first: 10) { totalCount edges { node { id product { id } instances(first: 5) { totalCount edges { node { id status } } } } } } } }`,
       { id: customer.id },
     );
     expect(listed.errors).toBeUndefined();
     const conn = listed.data.customer.licenses;
     expect(conn.totalCount).toBe(2);
-    expect(conn.edges.map((e: any) => e.node.apiId)).toEqual([license.id, older.id]);
-    expect(conn.edges[0].node.product.apiId).toBe(productId);
-    expect(conn.edges[0].node.instances).toEqual({ totalCount: 1, edges: [{ node: { apiId, status: 'deactivated' } }] });
+    expect(conn.edges.map((e: any) => e.node.id)).toEqual([license.id, older.id]);
+    expect(conn.edges[0].node.product.id).toBe(productId);
+    expect(conn.edges[0].node.instances).toEqual({ totalCount: 1, edges: [{ node: { id: instanceId, status: 'deactivated' } }] });
   });
 });

@@ -2,12 +2,16 @@ import { Creem } from 'creem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrismaClient } from '../../src/generated/prisma/client.js';
 import { newId } from '../../src/lib/ids.js';
+import { createDiscountOp } from '../../src/modules/discounts/discounts.operations.js';
+import { perform } from '../support/context.js';
+import { makeCustomer, makeProduct, makeRecurringProduct } from '../support/factories.js';
 import { api, startTestService, type TestService } from '../support/service.js';
 
 /**
  * Reading what was bought through the official client, which validates every answer against
  * its own models. Purchases are written by the checkout flow; here the rows are inserted as it
- * writes them, so these tests depend only on the read side.
+ * writes them (with renewals and dates in the past, which no checkout writes), so these tests
+ * depend only on the read side. Direct inserts name the tenant (storeId, mode) themselves.
  */
 
 interface Seeded {
@@ -25,6 +29,7 @@ async function seedSubscription(
   opts: { price: number; discountId?: string; start: Date },
 ): Promise<Seeded> {
   const mode = 'test' as const;
+  const price = BigInt(opts.price);
   const subscriptionId = newId('subscription');
   const orderId = newId('order');
   const first = newId('transaction');
@@ -45,18 +50,18 @@ async function seedSubscription(
         currentPeriodEndDate: periodEnd,
         nextTransactionDate: periodEnd,
         metadata: { seat: 'a' },
-        items: { create: { id: newId('subscriptionItem'), mode, productId, priceId: productId, units: 2 } },
+        items: { create: { id: newId('subscriptionItem'), storeId, mode, productId, priceId: productId, units: 2 } },
       },
     });
     const charge = { storeId, mode, customerId, subscriptionId, currency: 'EUR', type: 'invoice' as const, status: 'paid' as const };
     await tx.transaction.create({
-      data: { ...charge, id: first, orderId, amount: opts.price, amountPaid: opts.price, taxAmount: 0, taxCountry: 'DE', periodStart: opts.start, periodEnd: new Date(opts.start.getTime() + month), createdAt: opts.start },
+      data: { ...charge, id: first, orderId, amount: price, amountPaid: price, taxAmount: 0n, taxCountry: 'DE', periodStart: opts.start, periodEnd: new Date(opts.start.getTime() + month), createdAt: opts.start },
     });
     await tx.order.create({
-      data: { id: orderId, storeId, mode, customerId, productId, transactionId: first, discountId: opts.discountId ?? null, status: 'paid', type: 'recurring', currency: 'EUR', subTotal: opts.price, amountDue: opts.price, amountPaid: opts.price, createdAt: opts.start },
+      data: { id: orderId, storeId, mode, customerId, productId, transactionId: first, discountId: opts.discountId ?? null, status: 'paid', type: 'recurring', currency: 'EUR', subTotal: price, amountDue: price, amountPaid: price, createdAt: opts.start },
     });
     await tx.transaction.create({
-      data: { ...charge, id: second, amount: opts.price, amountPaid: opts.price, description: 'Renewal', periodStart: new Date(opts.start.getTime() + month), periodEnd, createdAt: new Date(opts.start.getTime() + month) },
+      data: { ...charge, id: second, amount: price, amountPaid: price, description: 'Renewal', periodStart: new Date(opts.start.getTime() + month), periodEnd, createdAt: new Date(opts.start.getTime() + month) },
     });
     await tx.subscription.update({ where: { id: subscriptionId }, data: { lastTransactionId: second, lastTransactionDate: new Date(opts.start.getTime() + month) } });
   });
@@ -92,13 +97,13 @@ describe('purchases through the official client', () => {
     other = new Creem({ apiKey: otherStore.test_api_key, serverURL: service.testUrl });
 
     const db = service.db.prisma;
-    monthlyId = (await client.products.create({ name: 'Monthly', description: '', price: 1900, currency: 'EUR', billingType: 'recurring', billingPeriod: 'every-month' })).id;
-    yearlyId = (await client.products.create({ name: 'Yearly', description: '', price: 19000, currency: 'EUR', billingType: 'recurring', billingPeriod: 'every-year' })).id;
-    const ebookId = (await client.products.create({ name: 'E-book', description: '', price: 900, currency: 'EUR', billingType: 'onetime' })).id;
-    customerId = (await client.customers.create({ email: 'ada@example.com', name: 'Ada' })).id;
-    otherCustomerId = (await client.customers.create({ email: 'grace@example.com', name: 'Grace' })).id;
-    discountId = newId('discount');
-    await db.discount.create({ data: { id: discountId, storeId, mode: 'test', name: 'Launch', code: 'LAUNCH', type: 'percentage', amount: 20, duration: 'repeating', durationInMonths: 3 } });
+    const seller = service.contextOf(store);
+    monthlyId = (await makeRecurringProduct(seller, { name: 'Monthly', description: '', price: 1900, currency: 'EUR', billing_period: 'every-month' })).id;
+    yearlyId = (await makeRecurringProduct(seller, { name: 'Yearly', description: '', price: 19000, currency: 'EUR', billing_period: 'every-year' })).id;
+    const ebookId = (await makeProduct(seller, { name: 'E-book', description: '', price: 900, currency: 'EUR' })).id;
+    customerId = (await makeCustomer(seller, { email: 'ada@example.com', name: 'Ada' })).id;
+    otherCustomerId = (await makeCustomer(seller, { email: 'grace@example.com', name: 'Grace' })).id;
+    discountId = (await perform(seller, createDiscountOp, { name: 'Launch', code: 'LAUNCH', type: 'percentage', percentage: 20, duration: 'repeating', duration_in_months: 3 })).id;
 
     a = await seedSubscription(db, storeId, customerId, monthlyId, { price: 1900, discountId, start: new Date('2026-01-01T00:00:00Z') });
     b = await seedSubscription(db, storeId, customerId, yearlyId, { price: 19000, start: new Date('2026-02-01T00:00:00Z') });
@@ -106,12 +111,13 @@ describe('purchases through the official client', () => {
 
     onetimeOrderId = newId('order');
     onetimeTxnId = newId('transaction');
-    await db.transaction.create({ data: { id: onetimeTxnId, storeId, mode: 'test', customerId, orderId: onetimeOrderId, amount: 900, amountPaid: 900, currency: 'EUR', type: 'payment', status: 'paid' } });
-    await db.order.create({ data: { id: onetimeOrderId, storeId, mode: 'test', customerId, productId: ebookId, transactionId: onetimeTxnId, status: 'paid', type: 'onetime', currency: 'EUR', subTotal: 900, amountDue: 900, amountPaid: 900, fxAmount: 1000, fxCurrency: 'USD', fxRate: '1.1111111111' } });
+    await db.transaction.create({ data: { id: onetimeTxnId, storeId, mode: 'test', customerId, orderId: onetimeOrderId, amount: 900n, amountPaid: 900n, currency: 'EUR', type: 'payment', status: 'paid' } });
+    await db.order.create({ data: { id: onetimeOrderId, storeId, mode: 'test', customerId, productId: ebookId, transactionId: onetimeTxnId, status: 'paid', type: 'onetime', currency: 'EUR', subTotal: 900n, amountDue: 900n, amountPaid: 900n, fxAmount: 1000n, fxCurrency: 'USD', fxRate: '1.1111111111' } });
 
     // Another store's purchases, which must stay invisible.
-    const otherProduct = (await other.products.create({ name: 'Theirs', description: '', price: 500, currency: 'EUR', billingType: 'recurring', billingPeriod: 'every-month' })).id;
-    const otherCustomer = (await other.customers.create({ email: 'ada@example.com', name: 'Ada' })).id;
+    const otherSeller = service.contextOf(otherStore);
+    const otherProduct = (await makeRecurringProduct(otherSeller, { name: 'Theirs', description: '', price: 500, currency: 'EUR' })).id;
+    const otherCustomer = (await makeCustomer(otherSeller, { email: 'ada@example.com', name: 'Ada' })).id;
     foreign = await seedSubscription(db, otherStore.id, otherCustomer, otherProduct, { price: 500, start: new Date('2026-01-01T00:00:00Z') });
   });
   afterAll(() => service?.close());

@@ -4,7 +4,8 @@ import { Creem } from 'creem';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import type { RequestContext } from '../../src/context.js';
+import { contextFor } from '../../src/context.js';
+import { dataScope, inTransaction } from '../../src/db/tenant.js';
 import { newId } from '../../src/lib/ids.js';
 import { recordEvent, type EventType } from '../../src/modules/events/events.service.js';
 import { openSigningSecret } from '../../src/modules/webhooks/endpoint-secrets.js';
@@ -16,7 +17,7 @@ import { api } from '../support/service.js';
 
 /**
  * The webhook endpoint API through the official client and plain HTTP. Services here run with
- * the delivery worker off (nothing is sent anywhere) and their own configuration, because the
+ * the job runner off (nothing is sent anywhere) and their own configuration, because the
  * signing-secret key and the private-URL policy are what is under test. They run one after
  * the other: both settings are process-wide, like in a real server.
  */
@@ -30,7 +31,7 @@ interface Harness {
 
 async function start(env: Record<string, string> = {}): Promise<Harness> {
   const db = await openTestDatabase();
-  const config = { ...loadConfig({ HOST: '127.0.0.1', PORT: '0', TEST_PORT: '0', WEBHOOK_WORKER: 'off', ...env }), bodyLimit: '64kb' };
+  const config = { ...loadConfig({ HOST: '127.0.0.1', PORT: '0', TEST_PORT: '0', JOB_RUNNER: 'off', ...env }), bodyLimit: '64kb' };
   const logs: string[] = [];
   const sink = new Writable({ write: (chunk, _enc, done) => (logs.push(String(chunk)), done()) });
   const service = await startService({ config, logger: pino({ level: 'trace' }, sink), db });
@@ -40,9 +41,17 @@ async function start(env: Record<string, string> = {}): Promise<Harness> {
 
 const KEY = randomBytes(32).toString('base64');
 
+/** An event of the store, recorded the way every change records one: inside the change's transaction. */
 async function emit(h: Harness, mode: 'test' | 'prod', type: EventType = 'checkout.completed') {
-  const ctx: Pick<RequestContext, 'storeId' | 'mode' | 'clock'> = { storeId: h.store.id, mode, clock: { now: () => new Date() } };
-  return h.db.prisma.$transaction((tx) => recordEvent(tx, ctx, type, { id: newId('checkout'), object: 'checkout', mode }));
+  const ctx = contextFor(h.service.envs[mode], h.store.id, { traceId: 'test', source: 'test' });
+  return inTransaction(ctx, (tx) => recordEvent(tx, type, { id: newId('checkout'), object: 'checkout', mode }));
+}
+
+/** An attempt written straight to the database (the tenant columns given, as direct inserts must). */
+function insertAttempt(h: Harness, delivery: { id: string; storeId: string; mode: 'test' | 'prod' }, fields: Record<string, unknown>) {
+  return h.db.prisma.deliveryAttempt.create({
+    data: { id: newId('attempt'), storeId: delivery.storeId, mode: delivery.mode, deliveryId: delivery.id, attemptedAt: new Date(), durationMs: 0, ...fields },
+  });
 }
 
 describe('webhook endpoints through the official client (test listener)', () => {
@@ -117,7 +126,7 @@ describe('webhook endpoints through the official client (test listener)', () => 
     const row = await h.db.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: created.json.id } });
     expect(row.secretCiphertext).not.toContain(rotated.json.secret);
     const event = { id: 'evt_x', type: 'checkout.completed', createdAt: new Date(), payload: {} };
-    const signed = signDelivery(event, await openSigningSecret(h.db.prisma, 'test', row.secretCiphertext), new Date());
+    const signed = signDelivery(event, await openSigningSecret(dataScope(h.db.prisma), 'test', row.secretCiphertext), new Date());
     expect(signed.headers['service-signature']).toBe(signDelivery(event, rotated.json.secret, new Date()).headers['service-signature']);
 
     expect(h.logs.length).toBeGreaterThan(0);
@@ -151,9 +160,7 @@ describe('webhook endpoints through the official client (test listener)', () => 
     const event = await emit(h, 'test');
     await h.db.prisma.webhookDelivery.updateMany({ where: { eventId: event.id }, data: { status: 'failed', attemptCount: 5, completedAt: new Date() } });
     const failed = await h.db.prisma.webhookDelivery.findUniqueOrThrow({ where: { eventId_endpointId: { eventId: event.id, endpointId: a.id } } });
-    await h.db.prisma.deliveryAttempt.create({
-      data: { id: newId('attempt'), deliveryId: failed.id, attemptedAt: new Date(), statusCode: null, durationMs: 10_000, error: 'timeout after 10000 ms', source: 'http' },
-    });
+    await insertAttempt(h, failed, { statusCode: null, durationMs: 10_000, error: 'timeout after 10000 ms', source: 'http' });
 
     const res = await rest('POST', `/v1/webhooks/${a.id}/events/${event.id}/resend`);
     expect(res.status).toBe(200);
@@ -212,6 +219,7 @@ describe('webhook endpoints through GraphQL', () => {
   let h: Harness;
   const gql = (query: string, variables: Record<string, unknown> = {}, key?: string) =>
     api(h.service.testUrl, key ?? h.store.test_api_key)('POST', '/graphql', { query, variables }).then((r) => r.json as { data?: any; errors?: any[] });
+  const USER_ERRORS = 'userErrors { field message code }';
 
   beforeAll(async () => {
     h = await start();
@@ -220,15 +228,18 @@ describe('webhook endpoints through GraphQL', () => {
 
   it('manages endpoints and shows their deliveries with events and attempts', async () => {
     const created = await gql(
-      `mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret endpoint { id apiId name url deliveryMode status events } } }`,
-      { input: { url: 'http://localhost:4000/hook', name: 'GQL', events: ['checkout.completed', 'subscription.active'] } },
+      `mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret endpoint { id name url deliveryMode status events } ${USER_ERRORS} } }`,
+      { input: { url: 'http://localhost:4000/hook', name: 'GQL', events: ['checkout_completed', 'subscription_active'] } },
     );
     expect(created.errors).toBeUndefined();
-    const { endpoint, secret } = created.data.createWebhookEndpoint;
+    const { endpoint, secret, userErrors } = created.data.createWebhookEndpoint;
+    expect(userErrors).toEqual([]);
     expect(secret).toMatch(/^whsec_/);
-    expect(endpoint).toMatchObject({ name: 'GQL', deliveryMode: 'http', status: 'enabled', events: ['checkout.completed', 'subscription.active'] });
+    // The node id is the /v1 id.
+    expect(endpoint.id).toMatch(/^wh_/);
+    expect(endpoint).toMatchObject({ name: 'GQL', deliveryMode: 'http', status: 'enabled', events: ['checkout_completed', 'subscription_active'] });
     const rest = api(h.service.testUrl, h.store.test_api_key);
-    expect((await rest('GET', `/v1/webhooks/${endpoint.apiId}/secret`)).json.secret).toBe(secret);
+    expect((await rest('GET', `/v1/webhooks/${endpoint.id}/secret`)).json.secret).toBe(secret);
 
     const fields = await gql(`{ __type(name: "WebhookEndpoint") { fields { name } } }`);
     expect(fields.data.__type.fields.map((f: { name: string }) => f.name)).not.toContain('secret');
@@ -236,67 +247,102 @@ describe('webhook endpoints through GraphQL', () => {
     const first = await emit(h, 'test', 'checkout.completed');
     const second = await emit(h, 'test', 'subscription.active');
     await emit(h, 'test', 'subscription.paid');
-    const delivery = await h.db.prisma.webhookDelivery.findUniqueOrThrow({ where: { eventId_endpointId: { eventId: first.id, endpointId: endpoint.apiId } } });
-    await h.db.prisma.deliveryAttempt.create({
-      data: { id: newId('attempt'), deliveryId: delivery.id, attemptedAt: new Date(), statusCode: 503, durationMs: 7, responseExcerpt: 'busy', source: 'http' },
-    });
+    const delivery = await h.db.prisma.webhookDelivery.findUniqueOrThrow({ where: { eventId_endpointId: { eventId: first.id, endpointId: endpoint.id } } });
+    await insertAttempt(h, delivery, { statusCode: 503, durationMs: 7, responseExcerpt: 'busy', source: 'http' });
 
     const read = await gql(
-      `query($id: ID!) { webhookEndpoint(id: $id) { apiId deliveries(first: 10) { totalCount edges { node { id status attemptCount nextAttemptAt completedAt event { apiId type payload } attempts { statusCode durationMs responseExcerpt source } } } } } }`,
+      `query($id: ID!) { webhookEndpoint(id: $id) { id deliveries(first: 10) { totalCount edges { node { id status attemptCount nextAttemptAt completedAt event { id type payload } attempts { statusCode durationMs responseExcerpt source } } } } } }`,
       { id: endpoint.id },
     );
     expect(read.errors).toBeUndefined();
+    expect(read.data.webhookEndpoint.id).toBe(endpoint.id);
     const nodes = read.data.webhookEndpoint.deliveries.edges.map((e: any) => e.node);
     expect(read.data.webhookEndpoint.deliveries.totalCount).toBe(2);
-    expect(nodes.map((n: any) => n.event.apiId)).toEqual([second.id, first.id]);
+    expect(nodes.map((n: any) => n.event.id)).toEqual([second.id, first.id]);
     expect(nodes[1]).toMatchObject({
+      id: delivery.id,
       status: 'pending',
       attemptCount: 0,
       completedAt: null,
-      event: { type: 'checkout.completed', payload: { object: 'checkout', mode: 'test' } },
+      event: { type: 'checkout_completed', payload: { object: 'checkout', mode: 'test' } },
       attempts: [{ statusCode: 503, durationMs: 7, responseExcerpt: 'busy', source: 'http' }],
     });
     expect(nodes[1].nextAttemptAt).toEqual(expect.any(String));
 
-    const events = await gql(`{ all: events(first: 10) { totalCount } paid: events(type: "subscription.paid") { edges { node { type } } } }`);
+    const events = await gql(`{ all: events(first: 10) { totalCount } paid: events(type: subscription_paid) { edges { node { type } } } }`);
+    expect(events.errors).toBeUndefined();
     expect(events.data.all.totalCount).toBe(3);
-    expect(events.data.paid.edges).toEqual([{ node: { type: 'subscription.paid' } }]);
+    expect(events.data.paid.edges).toEqual([{ node: { type: 'subscription_paid' } }]);
 
-    const updated = await gql(`mutation($id: ID!) { updateWebhookEndpoint(id: $id, input: { name: null, status: disabled, events: ["refund.created"] }) { name status events } }`, { id: endpoint.id });
-    expect(updated.data.updateWebhookEndpoint).toEqual({ name: null, status: 'disabled', events: ['refund.created'] });
-    const refused = await gql(`mutation($id: ID!) { resendWebhookEvent(endpointId: $id, eventId: "${first.id}") { status } }`, { id: endpoint.id });
-    expect(refused.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
-    await gql(`mutation($id: ID!) { updateWebhookEndpoint(id: $id, input: { status: enabled }) { status } }`, { id: endpoint.id });
+    const update = `mutation($input: UpdateWebhookEndpointInput!) { updateWebhookEndpoint(input: $input) { endpoint { name status events } ${USER_ERRORS} } }`;
+    // Only the fields given change; an explicit null is "not given" in GraphQL inputs (REST's null clears the name).
+    const updated = await gql(update, { input: { id: endpoint.id, name: null, status: 'disabled', events: ['refund_created'] } });
+    expect(updated.errors).toBeUndefined();
+    expect(updated.data.updateWebhookEndpoint).toEqual({ endpoint: { name: 'GQL', status: 'disabled', events: ['refund_created'] }, userErrors: [] });
+    const resend = `mutation($input: ResendWebhookEventInput!) { resendWebhookEvent(input: $input) { delivery { id status attemptCount completedAt attempts { statusCode } } ${USER_ERRORS} } }`;
+    // A disabled endpoint: the caller's mistake, answered in userErrors with the code REST answers.
+    const refused = await gql(resend, { input: { endpointId: endpoint.id, eventId: first.id } });
+    expect(refused.errors).toBeUndefined();
+    expect(refused.data.resendWebhookEvent.delivery).toBeNull();
+    expect(refused.data.resendWebhookEvent.userErrors).toEqual([expect.objectContaining({ code: 'invalid_state', message: expect.stringMatching(/disabled/) })]);
+    const restRefused = await rest('POST', `/v1/webhooks/${endpoint.id}/events/${first.id}/resend`);
+    expect(restRefused).toMatchObject({ status: 400, json: { code: 'invalid_state' } });
+    const enabled = await gql(update, { input: { id: endpoint.id, status: 'enabled' } });
+    expect(enabled.data.updateWebhookEndpoint).toEqual({ endpoint: { name: 'GQL', status: 'enabled', events: ['refund_created'] }, userErrors: [] });
 
     await h.db.prisma.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'failed', completedAt: new Date(), attemptCount: 5 } });
-    const resent = await gql(`mutation($id: ID!, $event: ID!) { resendWebhookEvent(endpointId: $id, eventId: $event) { apiId status attemptCount completedAt attempts { statusCode } } }`, {
-      id: endpoint.id,
-      event: first.id,
+    const resent = await gql(resend, { input: { endpointId: endpoint.id, eventId: first.id } });
+    expect(resent.errors).toBeUndefined();
+    expect(resent.data.resendWebhookEvent).toEqual({
+      delivery: { id: delivery.id, status: 'pending', attemptCount: 0, completedAt: null, attempts: [{ statusCode: 503 }] },
+      userErrors: [],
     });
-    expect(resent.data.resendWebhookEvent).toEqual({ apiId: delivery.id, status: 'pending', attemptCount: 0, completedAt: null, attempts: [{ statusCode: 503 }] });
 
-    const rotated = await gql(`mutation($id: ID!) { rotateWebhookSecret(id: $id) { secret endpoint { apiId } } }`, { id: endpoint.apiId });
+    const rotated = await gql(`mutation($input: RotateWebhookSecretInput!) { rotateWebhookSecret(input: $input) { secret endpoint { id } ${USER_ERRORS} } }`, {
+      input: { id: endpoint.id },
+    });
+    expect(rotated.errors).toBeUndefined();
+    expect(rotated.data.rotateWebhookSecret).toMatchObject({ endpoint: { id: endpoint.id }, userErrors: [] });
+    expect(rotated.data.rotateWebhookSecret.secret).toMatch(/^whsec_/);
     expect(rotated.data.rotateWebhookSecret.secret).not.toBe(secret);
-    expect((await rest('GET', `/v1/webhooks/${endpoint.apiId}/secret`)).json.secret).toBe(rotated.data.rotateWebhookSecret.secret);
+    expect((await rest('GET', `/v1/webhooks/${endpoint.id}/secret`)).json.secret).toBe(rotated.data.rotateWebhookSecret.secret);
 
+    // Another store sees nothing of it: lookups answer null, without an error.
     const other = await createStore(h.db.prisma, { name: 'Other' });
-    const foreign = await gql(`query($id: ID!) { node(id: $id) { id } webhookEndpoints { totalCount } }`, { id: endpoint.id }, other.test_api_key);
-    expect(foreign.data?.node ?? null).toBeNull();
-    expect(foreign.data?.webhookEndpoints.totalCount).toBe(0);
-    const deliveryNode = `query($id: ID!) { node(id: $id) { ... on WebhookDelivery { apiId event { type } } } }`;
-    expect((await gql(deliveryNode, { id: nodes[1].id })).data.node).toEqual({ apiId: delivery.id, event: { type: 'checkout.completed' } });
-    expect((await gql(deliveryNode, { id: nodes[1].id }, other.test_api_key)).data?.node ?? null).toBeNull();
+    const foreign = await gql(`query($id: ID!) { node(id: $id) { id } webhookEndpoint(id: $id) { id } webhookEndpoints { totalCount } }`, { id: endpoint.id }, other.test_api_key);
+    expect(foreign.errors).toBeUndefined();
+    expect(foreign.data.node).toBeNull();
+    expect(foreign.data.webhookEndpoint).toBeNull();
+    expect(foreign.data.webhookEndpoints.totalCount).toBe(0);
+    const deliveryNode = `query($id: ID!) { node(id: $id) { ... on WebhookDelivery { id event { type } } } }`;
+    expect((await gql(deliveryNode, { id: nodes[1].id })).data.node).toEqual({ id: delivery.id, event: { type: 'checkout_completed' } });
+    const foreignDelivery = await gql(deliveryNode, { id: nodes[1].id }, other.test_api_key);
+    expect(foreignDelivery.errors).toBeUndefined();
+    expect(foreignDelivery.data.node).toBeNull();
 
-    const deleted = await gql(`mutation($id: ID!) { deleteWebhookEndpoint(id: $id) { apiId } }`, { id: endpoint.id });
-    expect(deleted.data.deleteWebhookEndpoint.apiId).toBe(endpoint.apiId);
-    const gone = await gql(`{ webhookEndpoints { totalCount } }`);
+    const deleted = await gql(`mutation($input: DeleteWebhookEndpointInput!) { deleteWebhookEndpoint(input: $input) { endpoint { id deleted } ${USER_ERRORS} } }`, {
+      input: { id: endpoint.id },
+    });
+    expect(deleted.errors).toBeUndefined();
+    expect(deleted.data.deleteWebhookEndpoint).toEqual({ endpoint: { id: endpoint.id, deleted: true }, userErrors: [] });
+    const gone = await gql(`query($id: ID!) { webhookEndpoints { totalCount } webhookEndpoint(id: $id) { id } }`, { id: endpoint.id });
     expect(gone.data.webhookEndpoints.totalCount).toBe(0);
+    expect(gone.data.webhookEndpoint).toBeNull();
   });
 
-  it('rejects unknown event types naming the index', async () => {
-    const res = await gql(`mutation { createWebhookEndpoint(input: { url: "https://example.com/h", events: ["checkout.completed", "nope"] }) { secret } }`);
-    expect(res.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
-    expect(JSON.stringify(res.errors)).toContain('events[1]');
+  it('rejects unknown event types naming the index, and writes nothing', async () => {
+    const before = await h.db.prisma.webhookEndpoint.count();
+    // Event types are an enum now: an unknown one is refused before anything runs, as a 400 naming its index.
+    const res = await api(h.service.testUrl, h.store.test_api_key)('POST', '/graphql', {
+      query: `mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret } }`,
+      variables: { input: { url: 'https://example.com/h', events: ['checkout_completed', 'nope'] } },
+    });
+    expect(res.status).toBe(400);
+    expect(res.json.data?.createWebhookEndpoint ?? null).toBeNull();
+    expect(res.json.errors).toHaveLength(1);
+    expect(res.json.errors[0].message).toContain('events[1]');
+    expect(res.json.errors[0].message).toContain('"nope"');
+    expect(await h.db.prisma.webhookEndpoint.count()).toBe(before);
   });
 });
 

@@ -1,15 +1,13 @@
 import { createYoga } from 'graphql-yoga';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { scope, type RequestContext } from '../../src/context.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrate.js';
 import type { GraphQLContext } from '../../src/graphql/context.js';
 import { schema } from '../../src/graphql/schema.js';
 import { newId } from '../../src/lib/ids.js';
-import { createCustomer } from '../../src/modules/customers/customers.service.js';
-import { createProduct } from '../../src/modules/products/products.service.js';
-import { storeContext } from '../support/context.js';
+import { storeContext, type TestContext } from '../support/context.js';
 import { CUSTOMER_GRAPH } from '../support/customer-graph-query.js';
+import { makeCustomer, makeRecurringProduct } from '../support/factories.js';
 import { cloneTemplateDatabase, dropDatabase } from '../support/postgres.js';
 
 /**
@@ -38,59 +36,64 @@ async function openCountedDatabase(): Promise<{ db: Database; close: () => Promi
   return { db, close: () => db.close() };
 }
 
-/** A customer with `n` subscriptions, each on its own product with two charges and an order, and two licenses. */
-async function seedCustomer(ctx: RequestContext, email: string, n: number) {
-  const customer = await createCustomer(ctx, { email });
+/**
+ * A customer with `n` subscriptions, each on its own product with two charges (the first with
+ * its order) and two licenses. No checkout writes a renewal, so the purchase rows are inserted
+ * directly, naming their tenant (storeId, mode) as direct inserts must.
+ */
+async function seedCustomer(db: Database, ctx: TestContext, email: string, n: number) {
+  const tenant = { storeId: ctx.storeId, mode: ctx.mode };
+  const customer = await makeCustomer(ctx, { email });
   const subscriptionIds: string[] = [];
   for (let i = 0; i < n; i++) {
-    const product = await createProduct(ctx, {
+    const product = await makeRecurringProduct(ctx, {
       name: `${email} plan ${i}`,
       price: 1000 + i,
       currency: 'EUR',
-      billing_type: 'recurring',
-      billing_period: 'every-month',
       features: [{ type: 'licenseKey', description: 'Key', license_key: { activation_limit: 3 } }],
     });
     const subscriptionId = newId('subscription');
     const orderId = newId('order');
     const [first, second] = [newId('transaction'), newId('transaction')];
-    await ctx.db.$transaction(async (tx) => {
+    await db.prisma.$transaction(async (tx) => {
       await tx.subscription.create({
         data: {
           id: subscriptionId,
-          ...scope(ctx),
+          ...tenant,
           customerId: customer.id,
           productId: product.id,
           status: 'active',
-          items: { create: { id: newId('subscriptionItem'), mode: ctx.mode, productId: product.id, priceId: product.id, units: 1 } },
+          items: { create: { id: newId('subscriptionItem'), ...tenant, productId: product.id, priceId: product.id, units: 1 } },
         },
       });
-      const charge = { ...scope(ctx), customerId: customer.id, subscriptionId, amount: product.price, amountPaid: product.price, currency: 'EUR', type: 'invoice' as const, status: 'paid' as const };
+      const charge = { ...tenant, customerId: customer.id, subscriptionId, amount: product.price, amountPaid: product.price, currency: 'EUR', type: 'invoice' as const, status: 'paid' as const };
       await tx.transaction.create({ data: { ...charge, id: first, orderId } });
       await tx.transaction.create({ data: { ...charge, id: second } });
       await tx.order.create({
-        data: { id: orderId, ...scope(ctx), customerId: customer.id, productId: product.id, transactionId: first, status: 'paid', type: 'recurring', currency: 'EUR', subTotal: product.price, amountDue: product.price, amountPaid: product.price },
+        data: { id: orderId, ...tenant, customerId: customer.id, productId: product.id, transactionId: first, status: 'paid', type: 'recurring', currency: 'EUR', subTotal: product.price, amountDue: product.price, amountPaid: product.price },
       });
       await tx.subscription.update({ where: { id: subscriptionId }, data: { lastTransactionId: second, lastTransactionDate: ctx.clock.now() } });
     });
     subscriptionIds.push(subscriptionId);
   }
   for (let i = 0; i < 2; i++) {
-    const productId = (await ctx.db.subscription.findFirstOrThrow({ where: { customerId: customer.id }, select: { productId: true } })).productId;
-    await ctx.db.license.create({ data: { id: newId('license'), ...scope(ctx), productId, customerId: customer.id, key: `KEY-${email}-${i}`, status: 'active', activationLimit: 3 } });
+    const productId = (await db.prisma.subscription.findFirstOrThrow({ where: { ...tenant, customerId: customer.id }, select: { productId: true } })).productId;
+    await db.prisma.license.create({ data: { id: newId('license'), ...tenant, productId, customerId: customer.id, key: `KEY-${email}-${i}`, status: 'active', activationLimit: 3 } });
   }
   return { customer, subscriptionIds };
 }
 
 describe('GraphQL customer graph: statements do not grow with the number of subscriptions', () => {
   let close: () => Promise<void>;
-  let ctx: RequestContext;
+  let db: Database;
+  let ctx: TestContext;
   let run: (query: string, variables: Record<string, unknown>) => Promise<{ data?: any; errors?: any[] }>;
 
   beforeAll(async () => {
     const opened = await openCountedDatabase();
     close = opened.close;
-    ctx = await storeContext(opened.db.prisma);
+    db = opened.db;
+    ctx = await storeContext(db);
     const yoga = createYoga<object, GraphQLContext>({ schema, context: () => ({ core: ctx }), logging: false, maskedErrors: false });
     run = async (query, variables) => {
       const res = await yoga.fetch('http://billing.test/graphql', {
@@ -115,8 +118,8 @@ describe('GraphQL customer graph: statements do not grow with the number of subs
   }
 
   it('costs the same statements for 1 and for 50 subscriptions, and returns all of them', async () => {
-    const one = await seedCustomer(ctx, 'one@example.com', 1);
-    const fifty = await seedCustomer(ctx, 'fifty@example.com', 50);
+    const one = await seedCustomer(db, ctx, 'one@example.com', 1);
+    const fifty = await seedCustomer(db, ctx, 'fifty@example.com', 50);
 
     const small = await counted(one.customer.id);
     const large = await counted(fifty.customer.id);
@@ -128,33 +131,37 @@ describe('GraphQL customer graph: statements do not grow with the number of subs
     expect(large.statements.length).toBe(small.statements.length);
 
     const c = large.result.data.customer;
+    expect(c.id).toBe(fifty.customer.id);
     expect(c.subscriptions.totalCount).toBe(50);
     expect(c.subscriptions.edges).toHaveLength(50);
     // Newest first: the reverse of the seeding order.
-    expect(c.subscriptions.edges.map((e: any) => e.node.apiId)).toEqual([...fifty.subscriptionIds].reverse());
+    expect(c.subscriptions.edges.map((e: any) => e.node.id)).toEqual([...fifty.subscriptionIds].reverse());
     for (const { node } of c.subscriptions.edges) {
-      expect(node.product.apiId).toMatch(/^prod_/);
+      expect(node.product.id).toMatch(/^prod_/);
+      expect(node.product.price).toEqual({ amount: expect.stringMatching(/^10\d\d$/), currency: 'EUR' });
       expect(node.product.features).toEqual([{ type: 'licenseKey', licenseActivationLimit: 3 }]);
-      expect(node.items).toEqual([{ priceId: node.product.apiId, units: 1 }]);
+      expect(node.items).toEqual([{ priceId: node.product.id, units: 1 }]);
       expect(node.transactions.totalCount).toBe(2);
       expect(node.transactions.edges).toHaveLength(2);
       const [newest, oldest] = node.transactions.edges.map((e: any) => e.node);
-      expect(node.lastTransaction.apiId).toBe(newest.apiId);
-      expect(oldest.order.apiId).toMatch(/^ord_/);
+      expect(node.lastTransaction.id).toBe(newest.id);
+      expect(newest.amount).toEqual(node.product.price);
+      expect(oldest.order.id).toMatch(/^ord_/);
       expect(newest.order).toBeNull();
     }
     // Each subscription kept its own product and its own charges.
-    const rows = await ctx.db.subscription.findMany({ where: { id: { in: fifty.subscriptionIds } }, include: { transactions: true } });
+    const rows = await db.prisma.subscription.findMany({ where: { id: { in: fifty.subscriptionIds } }, include: { transactions: true } });
     for (const { node } of c.subscriptions.edges) {
-      const row = rows.find((r) => r.id === node.apiId)!;
-      expect(node.product.apiId).toBe(row.productId);
-      expect(node.transactions.edges.map((e: any) => e.node.apiId).sort()).toEqual(row.transactions.map((t) => t.id).sort());
+      const row = rows.find((r) => r.id === node.id)!;
+      expect(node.product.id).toBe(row.productId);
+      expect(node.transactions.edges.map((e: any) => e.node.id).sort()).toEqual(row.transactions.map((t) => t.id).sort());
     }
     expect(c.orders.totalCount).toBe(50);
     expect(c.orders.edges).toHaveLength(50);
     for (const { node } of c.orders.edges) {
       expect(node.transaction).toMatchObject({ status: 'paid' });
-      expect(node.product.apiId).toMatch(/^prod_/);
+      expect(node.product.id).toMatch(/^prod_/);
+      expect(node.amountDue.currency).toBe('EUR');
     }
     expect(c.transactions.totalCount).toBe(100);
     expect(c.licenses.totalCount).toBe(2);

@@ -74,8 +74,10 @@ describe('product read cache', () => {
       await sneak(p.id, 'changed while the feed was down');
       const seen = await eventually(() => callSecond('GET', `/v1/products/${p.id}`), (r) => r.json.name !== 'cached');
       expect(seen.json.name).toBe('changed while the feed was down');
-      // Back after the reconnect: announced writes are followed again.
-      await new Promise((r) => setTimeout(r, 1_500));
+      // Back after the reconnect (both processes listen again): announced writes are followed again.
+      const listening = () =>
+        service.db.prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'`;
+      await eventually(listening, (rows) => Number(rows[0]!.n) >= 2);
       await call('PATCH', `/v1/products/${p.id}`, { name: 'after reconnect' });
       const again = await eventually(() => callSecond('GET', `/v1/products/${p.id}`), (r) => r.json.name === 'after reconnect');
       expect(again.json.name).toBe('after reconnect');

@@ -35,7 +35,7 @@ export class CheckoutBrowser {
     if (page.status !== 200) return page;
     const q = new URLSearchParams({ country: fields.country ?? '', tax_id: fields.tax_id ?? '', amount: fields.amount ?? '' });
     const quote = await fetch(new URL(`${new URL(checkoutUrl, this.baseUrl).pathname}/quote?${q}`, this.baseUrl));
-    const { amount_due } = (await quote.json()) as { amount_due: number };
+    const { amount_due } = (await quote.json()) as { amount_due: string };
     return this.submit(checkoutUrl, page.html, { expected_total: String(amount_due), ...fields });
   }
 

@@ -1,3 +1,4 @@
+import { contextFor, type RequestContext } from '../../src/context.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { createLogger } from '../../src/logger.js';
 import { createStore, type CreatedStore } from '../../src/modules/stores/stores.service.js';
@@ -9,17 +10,20 @@ export interface TestService extends RunningService {
   db: TestDatabase;
   /** A new store with its two keys, created through the CLI's code path. */
   createStore(name?: string): Promise<CreatedStore>;
+  /** The core context of a store in one environment, as the listener would build it for that store's key. */
+  contextOf(store: { id: string }, mode?: 'test' | 'prod'): RequestContext;
 }
 
 /** The real service (both listeners, migrations, auth) on free ports over a fresh database. */
-export async function startTestService(options: { clock?: Clock } = {}): Promise<TestService> {
+export async function startTestService(options: { clock?: Clock; env?: Record<string, string> } = {}): Promise<TestService> {
   const db = await openTestDatabase();
-  const config = { ...loadConfig({ HOST: '127.0.0.1', PORT: '0', TEST_PORT: '0' }), bodyLimit: '64kb' };
+  const config = { ...loadConfig({ HOST: '127.0.0.1', PORT: '0', TEST_PORT: '0', ...options.env }), bodyLimit: '64kb' };
   const service = await startService({ config, logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), db, clock: options.clock });
   return {
     ...service,
     db,
     createStore: (name = 'Test store') => createStore(db.prisma, { name }),
+    contextOf: (store, mode = 'test') => contextFor(service.envs[mode], store.id, { traceId: 'test', source: 'test' }),
     async close() {
       await service.close();
       await db.close();

@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { inTransaction } from '../../src/db/tenant.js';
+import { JobRunner } from '../../src/jobs/job-runner.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { createLogger } from '../../src/logger.js';
 import { recordEvent } from '../../src/modules/events/events.service.js';
-import { DeliveryWorker, RETRY_DELAYS_MS } from '../../src/modules/webhooks/delivery-worker.js';
+import { RETRY_DELAYS_MS, webhookDeliveries } from '../../src/modules/webhooks/delivery-worker.js';
 import { configureWebhookSecretKey } from '../../src/modules/webhooks/endpoint-secrets.js';
-import { resendEvent } from '../../src/modules/webhooks/webhooks.service.js';
+import { resendEventOp } from '../../src/modules/webhooks/webhooks.operations.js';
 import type { RequestContext } from '../../src/context.js';
-import { storeContext } from '../support/context.js';
+import { perform, storeContext } from '../support/context.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
 import { closedPort, insertEndpoint, Receiver } from './delivery-support.js';
 
@@ -28,16 +30,27 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   clock = new ManualClock(Date.now());
-  ctx = await storeContext(db.prisma, 'test', clock);
+  ctx = await storeContext(db, 'test', clock);
   receiver = await Receiver.start();
 });
 afterEach(() => receiver.close());
 
-const worker = (opts: { timeoutMs?: number; allowPrivateUrls?: boolean } = {}) =>
-  new DeliveryWorker({ db: db.prisma, clock, logger, allowPrivateUrls: opts.allowPrivateUrls ?? false, timeoutMs: opts.timeoutMs });
+/** A job runner with webhook delivery as its only kind; `runOnce()` answers how many deliveries it claimed. */
+class Worker {
+  private readonly runner: JobRunner;
+  constructor(opts: { timeoutMs?: number; allowPrivateUrls?: boolean; batchSize?: number }) {
+    const kind = webhookDeliveries({ clock, logger, allowPrivateUrls: opts.allowPrivateUrls ?? false, timeoutMs: opts.timeoutMs, batchSize: opts.batchSize });
+    this.runner = new JobRunner({ db: db.prisma, clock, logger, kinds: [kind] });
+  }
+  async runOnce(): Promise<number> {
+    return (await this.runner.runOnce()).webhooks!;
+  }
+}
+
+const worker = (opts: { timeoutMs?: number; allowPrivateUrls?: boolean; batchSize?: number } = {}) => new Worker(opts);
 
 async function emit(c: RequestContext = ctx) {
-  return db.prisma.$transaction((tx) => recordEvent(tx, c, 'checkout.completed', { id: 'ch_1', object: 'checkout', status: 'completed' }));
+  return inTransaction(c, (tx) => recordEvent(tx, 'checkout.completed', { id: 'ch_1', object: 'checkout', status: 'completed' }));
 }
 
 async function deliveryOf(eventId: string) {
@@ -45,7 +58,7 @@ async function deliveryOf(eventId: string) {
 }
 
 /** Moves the clock to `at` in two steps, checking nothing is sent a millisecond early. */
-async function runAt(w: DeliveryWorker, at: number): Promise<number> {
+async function runAt(w: Worker, at: number): Promise<number> {
   clock.set(at - 1);
   expect(await w.runOnce()).toBe(0);
   clock.set(at);
@@ -101,7 +114,7 @@ describe('retries', () => {
 
     const up = await Receiver.start(port);
     try {
-      await resendEvent(ctx, { id: endpoint.id, event_id: event.id });
+      await perform(ctx, resendEventOp, { id: endpoint.id, event_id: event.id });
       expect(await w.runOnce()).toBe(1);
       expect(up.received).toHaveLength(1);
       expect(up.received[0]!.headers['webhook-id']).toBe(event.id);
@@ -147,12 +160,13 @@ describe('leases', () => {
     await insertEndpoint(db.prisma, { storeId: ctx.storeId, mode: 'test', url: receiver.url, events: ['checkout.completed'] });
     receiver.behaviour = (n) => (n === 0 ? 'hang' : { status: 200 });
     const event = await emit();
-    const stalled = worker({ timeoutMs: 1_500 });
-    const other = worker({ timeoutMs: 1_500 });
+    // Batches of one: the lease covers what a round may take, one attempt per claimed row.
+    const stalled = worker({ timeoutMs: 1_500, batchSize: 1 });
+    const other = worker({ timeoutMs: 1_500, batchSize: 1 });
     const t0 = clock.now().getTime();
     const first = stalled.runOnce();
     await receiver.waitFor((r) => r.length === 1);
-    // Leased to the stalled worker: its attempt time (1.5 s) plus a 30 s margin.
+    // Leased to the stalled worker: its round's attempt time (1 row × 1.5 s) plus a 30 s margin.
     expect(await other.runOnce()).toBe(0);
     expect(await runAt(other, t0 + 1_500 + 30_000)).toBe(1);
     expect(await first).toBe(1);

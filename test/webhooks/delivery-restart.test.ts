@@ -4,11 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childEnv, freePorts, startTs, stopChild, waitForHealthy, type Child } from '../../bench/children.js';
+import { contextFor } from '../../src/context.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrate.js';
+import { dataScope } from '../../src/db/tenant.js';
+import { systemClock } from '../../src/lib/clock.js';
 import { createStore } from '../../src/modules/stores/stores.service.js';
 import { BUYER, CheckoutBrowser } from '../support/checkout-page.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
+import { makeProduct } from '../support/factories.js';
 import { insertEndpoint, Receiver } from './delivery-support.js';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
@@ -52,14 +56,13 @@ describe('server killed between the commit of an event and its delivery', () => 
     const setup = await openShared();
     const store = await createStore(setup.prisma, { name: 'Seller' });
     const { secret } = await insertEndpoint(setup.prisma, { storeId: store.id, mode: 'test', url: receiver.url, events: ['checkout.completed'] });
+    const sellerCtx = contextFor({ data: dataScope(setup.prisma), mode: 'test', clock: systemClock, baseUrl: 'http://127.0.0.1' }, store.id, { traceId: 'setup', source: 'test' });
+    const product = await makeProduct(sellerCtx, { name: 'App', price: 1500 });
     await setup.close();
 
-    // No delivery in this process: the purchase commits its event and outbox row, nothing sends it.
-    const first = await startServer({ WEBHOOK_WORKER: 'off' });
+    // No job runner in this process: the purchase commits its event and outbox row, nothing sends it.
+    const first = await startServer({ JOB_RUNNER: 'off' });
     const headers = { 'content-type': 'application/json', 'x-api-key': store.test_api_key };
-    const product = await (await fetch(`${first.testUrl}/v1/products`, {
-      method: 'POST', headers, body: JSON.stringify({ name: 'App', price: 1500, currency: 'EUR', billing_type: 'onetime' }),
-    })).json() as { id: string };
     const checkout = await (await fetch(`${first.testUrl}/v1/checkouts`, { method: 'POST', headers, body: JSON.stringify({ product_id: product.id }) })).json() as { checkout_url: string };
     const paid = await new CheckoutBrowser(first.testUrl).pay(checkout.checkout_url, { ...BUYER });
     expect(paid.status).toBe(303);
@@ -67,7 +70,7 @@ describe('server killed between the commit of an event and its delivery', () => 
     expect(await first.child.exited).toBe('SIGKILL');
     expect(receiver.received).toHaveLength(0);
 
-    // Same database, worker on (the default); a dead process's data-dir lock is taken over.
+    // Same database, job runner on (the default); a dead process's data-dir lock is taken over.
     const second = await startServer({});
     await receiver.waitFor((r) => r.length >= 1, 30_000);
     const got = receiver.received[0]!;

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { dataScope } from '../../src/db/tenant.js';
 import type { PrismaClient } from '../../src/generated/prisma/client.js';
 import { newId } from '../../src/lib/ids.js';
 import { sealSigningSecret } from '../../src/modules/webhooks/endpoint-secrets.js';
@@ -48,11 +49,7 @@ export class Receiver {
 
   /** Waits (real time) until `predicate` holds for what arrived. */
   async waitFor(predicate: (received: Received[]) => boolean, timeoutMs = 20_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!predicate(this.received)) {
-      if (Date.now() > deadline) throw new Error(`receiver: condition not met within ${timeoutMs} ms; got ${this.received.length} requests`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitUntil(() => predicate(this.received), { timeoutMs, what: () => `receiver: condition not met; got ${this.received.length} requests` });
   }
 
   close(): Promise<void> {
@@ -63,7 +60,10 @@ export class Receiver {
   }
 }
 
-/** An endpoint written straight to the database, as the endpoints API stores one; returns its id and secret. */
+/**
+ * An endpoint written straight to the database, as the endpoints API stores one (tenant
+ * columns given explicitly, as direct inserts must); returns its id and secret.
+ */
 export async function insertEndpoint(
   db: PrismaClient,
   values: { storeId: string; mode: 'test' | 'prod'; url: string; events: string[]; deliveryMode?: 'http' | 'cli'; enabled?: boolean },
@@ -79,10 +79,29 @@ export async function insertEndpoint(
       events: values.events,
       deliveryMode: values.deliveryMode ?? 'http',
       enabled: values.enabled ?? true,
-      secretCiphertext: await sealSigningSecret(db, values.mode, secret),
+      secretCiphertext: await sealSigningSecret(dataScope(db), values.mode, secret),
     },
   });
   return { id, secret };
+}
+
+/**
+ * Polls `condition` (real time) until it holds, instead of sleeping a fixed time; fails after
+ * `timeoutMs` naming `what`.
+ */
+export async function waitUntil(
+  condition: () => boolean | Promise<boolean>,
+  options: { timeoutMs?: number; intervalMs?: number; what?: string | (() => string) } = {},
+): Promise<void> {
+  const { timeoutMs = 20_000, intervalMs = 50 } = options;
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) {
+      const what = typeof options.what === 'function' ? options.what() : (options.what ?? 'condition not met');
+      throw new Error(`${what} within ${timeoutMs} ms`);
+    }
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
 }
 
 /** A port nothing listens on (bound a moment ago, then released). */

@@ -1,4 +1,3 @@
-import { Creem } from 'creem';
 import {
   webhookCheckoutCompletedEventEntityFromJSON,
   webhookSubscriptionActiveEventEntityFromJSON,
@@ -7,9 +6,10 @@ import {
 } from 'creem/models/components';
 import { parseWebhookEventEntity } from 'creem/webhooks.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RequestContext } from '../../src/context.js';
 import type { Event } from '../../src/generated/prisma/client.js';
 import { generateSigningSecret, signDelivery } from '../../src/modules/webhooks/signing.js';
-import { BUYER, CheckoutBrowser } from '../support/checkout-page.js';
+import { makePaidCheckout, makeProduct } from '../support/factories.js';
 import { api, startTestService, type TestService } from '../support/service.js';
 
 /**
@@ -19,13 +19,13 @@ import { api, startTestService, type TestService } from '../support/service.js';
  */
 
 let service: TestService;
-let client: Creem;
+let seller: RequestContext;
 let rest: ReturnType<typeof api>;
 
 beforeAll(async () => {
   service = await startTestService();
   const store = await service.createStore('Payload store');
-  client = new Creem({ apiKey: store.test_api_key, serverURL: service.testUrl });
+  seller = service.contextOf(store, 'test');
   rest = api(service.testUrl, store.test_api_key);
 });
 afterAll(() => service?.close());
@@ -37,17 +37,17 @@ const SPECIFIC_PARSERS: Record<string, (json: string) => { ok: boolean; error?: 
   'subscription.trialing': webhookSubscriptionTrialingEventEntityFromJSON,
 };
 
-/** Buys `productBody` through the hosted page; returns the checkout id, its subscription id and its events in order. */
+let buyers = 0;
+
+/** Buys `productBody` (a paid checkout); returns the checkout id, its subscription id, the buyer's email and its events in order. */
 async function purchase(productBody: Record<string, unknown>) {
-  const created = await rest('POST', '/v1/products', { description: 'd', currency: 'EUR', ...productBody });
-  expect(created.status, created.text).toBe(200);
-  const checkout = await client.checkouts.create({ productId: created.json.id });
-  const paid = await new CheckoutBrowser(service.testUrl).pay(checkout.checkoutUrl!, { ...BUYER, email: `${checkout.id}@example.com` });
-  expect(paid.status).toBe(303);
-  const subscriptionId = new URL(paid.location!).searchParams.get('subscription_id');
+  const product = await makeProduct(seller, { description: 'd', currency: 'EUR', ...productBody });
+  const email = `Buyer-${++buyers}@Example.com`;
+  const paid = await makePaidCheckout(seller, product.id, { buyer: { email } });
+  const subscriptionId = paid.subscription?.id ?? null;
   const events = await service.db.prisma.event.findMany({ orderBy: { id: 'asc' } });
-  const own = events.filter((e) => [checkout.id, subscriptionId].includes((e.payload as { id: string }).id));
-  return { checkoutId: checkout.id, subscriptionId, events: own };
+  const own = events.filter((e) => [paid.id, subscriptionId].includes((e.payload as { id: string }).id));
+  return { checkoutId: paid.id, subscriptionId, email, events: own };
 }
 
 /** The body as a delivery carries it, parsed by the generic and the type's own model. */
@@ -74,7 +74,7 @@ async function restSubscription(id: string) {
 
 describe('event payloads match the official client models and the REST representation', () => {
   it('one-time purchase with a license key: checkout.completed', async () => {
-    const { checkoutId, events } = await purchase({
+    const { checkoutId, email, events } = await purchase({
       name: 'App',
       price: 1500,
       billing_type: 'onetime',
@@ -84,7 +84,7 @@ describe('event payloads match the official client models and the REST represent
     const [completed] = events;
     expect(completed!.payload).toEqual(await restCheckout(checkoutId));
     const parsed = parseDelivered(completed!);
-    expect(parsed.object).toMatchObject({ id: checkoutId, status: 'completed', order: { status: 'paid' }, customer: { email: `${checkoutId}@example.com`.toLowerCase() } });
+    expect(parsed.object).toMatchObject({ id: checkoutId, status: 'completed', order: { status: 'paid' }, customer: { email: email.toLowerCase() } });
     expect(parsed.object.licenseKeys).toHaveLength(1);
   });
 

@@ -7,13 +7,14 @@ import { promisify } from 'node:util';
 import { Creem } from 'creem';
 import { parseWebhookEventEntity, verifyWebhookSignature } from 'creem/webhooks.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RequestContext } from '../../src/context.js';
 import { lockDataDir } from '../../src/db/data-dir-lock.js';
-import { systemClock } from '../../src/lib/clock.js';
-import { recordEvent } from '../../src/modules/events/events.service.js';
+import { inTransaction } from '../../src/db/tenant.js';
+import { recordEvent, type EventType } from '../../src/modules/events/events.service.js';
 import { signDelivery } from '../../src/modules/webhooks/signing.js';
-import { BUYER, CheckoutBrowser } from '../support/checkout-page.js';
+import { makePaidCheckout, makeRecurringProduct } from '../support/factories.js';
 import { startTestService, type TestService } from '../support/service.js';
-import { insertEndpoint, Receiver } from './delivery-support.js';
+import { insertEndpoint, Receiver, waitUntil } from './delivery-support.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
@@ -21,6 +22,7 @@ const tsx = path.join(root, 'node_modules/.bin/tsx');
 
 let service: TestService;
 let storeId: string;
+let seller: RequestContext;
 let key: string;
 let client: Creem;
 let receiver: Receiver;
@@ -31,6 +33,7 @@ beforeAll(async () => {
   service = await startTestService();
   const store = await service.createStore('Listen store');
   storeId = store.id;
+  seller = service.contextOf(store, 'test');
   key = store.test_api_key;
   client = new Creem({ apiKey: key, serverURL: service.testUrl });
   receiver = await Receiver.start();
@@ -58,6 +61,9 @@ function cli(args: string[], env: Record<string, string> = {}) {
   );
 }
 
+/** Records an event the way every change does: recordEvent inside a transaction. */
+const emit = (type: EventType, payload: { id: string }) => inTransaction(seller, (tx) => recordEvent(tx, type, payload));
+
 const cliEndpoint = (events: string[]) => insertEndpoint(service.db.prisma, { storeId, mode: 'test', url: '', events, deliveryMode: 'cli' });
 
 const pendingIds = async (endpointId: string) => (await client.webhooks.listPendingEvents(endpointId, 100)).items.map((i) => i.id);
@@ -68,9 +74,8 @@ const ackAttempts = (endpointId: string) =>
 describe('cli listen', { timeout: 120_000 }, () => {
   it('forwards a purchase’s events byte for byte with their signed headers and acknowledges each with the local status', async () => {
     const endpoint = await cliEndpoint(['checkout.completed', 'subscription.active', 'subscription.paid']);
-    const product = await client.products.create({ name: 'Pro', description: 'Monthly', price: 2900, currency: 'EUR', billingType: 'recurring', billingPeriod: 'every-month' } as never);
-    const checkout = await client.checkouts.create({ productId: product.id });
-    expect((await new CheckoutBrowser(service.testUrl).pay(checkout.checkoutUrl!, BUYER)).status).toBe(303);
+    const product = await makeRecurringProduct(seller, { name: 'Pro', description: 'Monthly', price: 2900 });
+    await makePaidCheckout(seller, product.id);
     const events = await service.db.prisma.event.findMany({ where: { id: { in: await pendingIds(endpoint.id) } } });
     expect(events.map((e) => e.type).sort()).toEqual(['checkout.completed', 'subscription.active', 'subscription.paid']);
 
@@ -123,7 +128,7 @@ describe('cli listen', { timeout: 120_000 }, () => {
 
   it('acknowledges 503 when the local server is down, so the event stays pending', async () => {
     const endpoint = await cliEndpoint(['subscription.canceled']);
-    const event = await service.db.prisma.$transaction((tx) => recordEvent(tx, { storeId, mode: 'test', clock: systemClock }, 'subscription.canceled', { id: 'sub_gone' }));
+    const event = await emit('subscription.canceled', { id: 'sub_gone' });
     const down = await Receiver.start();
     const downUrl = down.url;
     await down.close();
@@ -149,18 +154,17 @@ describe('cli listen', { timeout: 120_000 }, () => {
     child.stderr.on('data', (d: Buffer) => (stderr += d));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
-      const deadline = Date.now() + 60_000;
-      while (!stderr.includes('Ctrl-C')) {
-        if (Date.now() > deadline) throw new Error(`listen did not start: ${stderr}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await waitUntil(() => stderr.includes('Ctrl-C'), { timeoutMs: 60_000, what: () => `listen did not start: ${stderr}` });
       const emitted: string[] = [];
       for (const name of ['sub_a', 'sub_b']) {
-        const event = await service.db.prisma.$transaction((tx) => recordEvent(tx, { storeId, mode: 'test', clock: systemClock }, 'subscription.expired', { id: name }));
+        const event = await emit('subscription.expired', { id: name });
         emitted.push(event.id);
         await receiver.waitFor((got) => got.some((r) => r.headers['webhook-id'] === event.id));
       }
-      await new Promise((r) => setTimeout(r, 300)); // let the last acknowledgement land
+      // The last acknowledgement has landed when nothing is pending and its line (printed after it) is out.
+      await waitUntil(async () => stdout.includes(emitted.at(-1)!) && (await pendingIds(endpoint.id)).length === 0, {
+        what: () => `listen did not acknowledge ${emitted.join(', ')}: ${stdout} ${stderr}`,
+      });
       child.kill('SIGINT');
       expect(await exited, stderr).toBe(0);
       expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual(emitted);

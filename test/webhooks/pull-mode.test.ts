@@ -2,17 +2,17 @@ import { createHmac } from 'node:crypto';
 import { Creem } from 'creem';
 import { parseWebhookEventEntity, verifyWebhookSignature } from 'creem/webhooks.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/lib/ids.js';
+import { inTransaction } from '../../src/db/tenant.js';
 import { EVENT_TYPES, recordEvent, type EventType } from '../../src/modules/events/events.service.js';
-import { sealSigningSecret } from '../../src/modules/webhooks/endpoint-secrets.js';
 import { deliveryBody, generateSigningSecret, signDelivery } from '../../src/modules/webhooks/signing.js';
-import { systemClock } from '../../src/lib/clock.js';
-import { BUYER, CheckoutBrowser } from '../support/checkout-page.js';
+import { makePaidCheckout, makeProduct } from '../support/factories.js';
 import { api, startTestService, type TestService } from '../support/service.js';
+import { insertEndpoint } from './delivery-support.js';
 
 let service: TestService;
 let storeId: string;
 let key: string;
+let prodKey: string;
 let client: Creem;
 let rest: ReturnType<typeof api>;
 
@@ -21,34 +21,29 @@ beforeAll(async () => {
   const store = await service.createStore('Pull store');
   storeId = store.id;
   key = store.test_api_key;
+  prodKey = store.prod_api_key;
   client = new Creem({ apiKey: key, serverURL: service.testUrl });
   rest = api(service.testUrl, key);
 });
 afterAll(() => service?.close());
 
 /** An endpoint as the endpoints API stores it: secret sealed with the service's key. */
-async function createEndpoint(options: { deliveryMode?: 'cli' | 'http'; events?: readonly string[]; store?: string } = {}) {
-  const secret = generateSigningSecret();
-  const prisma = service.db.prisma;
-  const row = await prisma.webhookEndpoint.create({
-    data: {
-      id: newId('webhook'),
-      storeId: options.store ?? storeId,
-      mode: 'test',
-      url: 'http://localhost:3000/webhooks',
-      events: [...(options.events ?? EVENT_TYPES)],
-      deliveryMode: options.deliveryMode ?? 'cli',
-      secretCiphertext: await sealSigningSecret(prisma, 'test', secret),
-    },
+function createEndpoint(options: { deliveryMode?: 'cli' | 'http'; events?: readonly string[]; store?: string } = {}) {
+  return insertEndpoint(service.db.prisma, {
+    storeId: options.store ?? storeId,
+    mode: 'test',
+    url: 'http://localhost:3000/webhooks',
+    events: [...(options.events ?? EVENT_TYPES)],
+    deliveryMode: options.deliveryMode ?? 'cli',
   });
-  return { id: row.id, secret };
 }
 
 /** Emits events the way every change does: recordEvent inside a transaction. */
 async function emit(count: number, type: EventType = 'subscription.update', store = storeId) {
   const ids: string[] = [];
+  const ctx = service.contextOf({ id: store }, 'test');
   for (let i = 0; i < count; i++) {
-    const event = await service.db.prisma.$transaction((tx) => recordEvent(tx, { storeId: store, mode: 'test', clock: systemClock }, type, { id: `sub_${i}`, n: i }));
+    const event = await inTransaction(ctx, (tx) => recordEvent(tx, type, { id: `sub_${i}`, n: i }));
     ids.push(event.id);
   }
   return ids;
@@ -62,9 +57,9 @@ describe('pull mode end to end', () => {
     const created = await client.webhooks.create({ deliveryMode: 'cli', events: ['checkout.completed'], name: 'laptop' });
     const endpoint = { id: created.id, secret: (await client.webhooks.getSecret(created.id)).secret };
     expect(endpoint.secret).toBe(created.secret);
-    const product = await client.products.create({ name: 'Book', description: 'A book', price: 900, currency: 'EUR', billingType: 'onetime', billingPeriod: 'once' } as never);
-    const checkout = await client.checkouts.create({ productId: product.id });
-    expect((await new CheckoutBrowser(service.testUrl).pay(checkout.checkoutUrl!, BUYER)).status).toBe(303);
+    const seller = service.contextOf({ id: storeId }, 'test');
+    const product = await makeProduct(seller, { name: 'Book', description: 'A book', price: 900, billing_type: 'onetime', billing_period: 'once' });
+    const checkout = await makePaidCheckout(seller, product.id);
 
     const pending = await client.webhooks.listPendingEvents(endpoint.id);
     expect(pending.items).toHaveLength(1);
@@ -155,7 +150,8 @@ describe('pending list', () => {
     const deleted = await createEndpoint();
     await service.db.prisma.webhookEndpoint.update({ where: { id: deleted.id }, data: { deletedAt: new Date() } });
     const foreign = await service.createStore('Foreign');
-    const prod = api(service.prodUrl, (await service.createStore('Same store, prod key')).prod_api_key);
+    // The same store's production key: the endpoint belongs to the test environment only.
+    const prod = api(service.prodUrl, prodKey);
     const cases: [ReturnType<typeof api>, string][] = [
       [rest, 'wh_unknown'],
       [rest, deleted.id],

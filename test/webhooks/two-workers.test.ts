@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.js';
-import { systemClock } from '../../src/lib/clock.js';
+import { inTransaction } from '../../src/db/tenant.js';
+import { JobRunner } from '../../src/jobs/job-runner.js';
+import { ManualClock, systemClock } from '../../src/lib/clock.js';
 import { createLogger } from '../../src/logger.js';
 import { recordEvent } from '../../src/modules/events/events.service.js';
-import { DeliveryWorker } from '../../src/modules/webhooks/delivery-worker.js';
+import { webhookDeliveries } from '../../src/modules/webhooks/delivery-worker.js';
 import { storeContext } from '../support/context.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
 import { insertEndpoint, Receiver } from './delivery-support.js';
@@ -29,19 +31,27 @@ describe.skipIf(!onPostgres)('two workers on PostgreSQL (skipped on the embedded
   });
 
   it(`deliver ${EVENTS} events concurrently: each received once, no attempt sent twice`, async () => {
-    const ctx = await storeContext(db.prisma, 'test', undefined);
+    // Events recorded at the real time, so the workers (on the system clock) find them due at once.
+    const ctx = await storeContext(db, 'test', new ManualClock(Date.now()));
     await insertEndpoint(db.prisma, { storeId: ctx.storeId, mode: 'test', url: receiver.url, events: ['checkout.completed'] });
     for (let i = 0; i < EVENTS; i += 100) {
-      await db.prisma.$transaction(async (tx) => {
-        for (let j = i; j < i + 100; j++) await recordEvent(tx, ctx, 'checkout.completed', { id: `ch_${j}`, object: 'checkout' });
-      }, { timeout: 60_000 });
+      await inTransaction(
+        ctx,
+        async (tx) => {
+          for (let j = i; j < i + 100; j++) await recordEvent(tx, 'checkout.completed', { id: `ch_${j}`, object: 'checkout' });
+        },
+        { timeout: 60_000 },
+      );
     }
     const logger = createLogger('silent');
-    const workers = [db.prisma, second.prisma].map((prisma) => new DeliveryWorker({ db: prisma, clock: systemClock, logger, allowPrivateUrls: false, batchSize: 25 }));
-    const drain = async (w: DeliveryWorker) => {
+    // Two job runners, each on its own connection pool, as two worker processes would be.
+    const workers = [db.prisma, second.prisma].map(
+      (prisma) => new JobRunner({ db: prisma, clock: systemClock, logger, kinds: [webhookDeliveries({ clock: systemClock, logger, allowPrivateUrls: false, batchSize: 25 })] }),
+    );
+    const drain = async (w: JobRunner) => {
       let sent = 0;
       for (;;) {
-        const n = await w.runOnce();
+        const n = (await w.runOnce()).webhooks!;
         sent += n;
         if (n === 0 && (await db.prisma.webhookDelivery.count({ where: { status: 'pending' } })) === 0) return sent;
       }

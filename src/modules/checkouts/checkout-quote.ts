@@ -1,4 +1,5 @@
-import type { Discount } from '../../generated/prisma/client.js';
+import type { Discount, Prisma } from '../../generated/prisma/client.js';
+import { maxOf } from '../../lib/money.js';
 import type { ProductWithRelations } from '../products/products.service.js';
 import { discountAmountFor } from '../discounts/discounts.service.js';
 import { computeTax, type TaxMode } from '../tax/tax.js';
@@ -6,19 +7,47 @@ import { computeTax, type TaxMode } from '../tax/tax.js';
 /** Everything the buyer is charged, in minor units; stored on the checkout when payment starts. */
 export interface Quote {
   currency: string;
-  unit_price: number;
+  unit_price: bigint;
   units: number;
-  sub_total: number;
-  discount_amount: number;
-  tax_amount: number;
+  sub_total: bigint;
+  discount_amount: bigint;
+  tax_amount: bigint;
   tax_rate_bp: number;
   tax_country: string | null;
   tax_mode: TaxMode;
   reverse_charge: boolean;
   /** Total charged now, tax included. */
-  amount_due: number;
+  amount_due: bigint;
   /** Days of trial this purchase starts with (0 = none); during a trial only the trial price is charged. */
   trial_days: number;
+}
+
+const AMOUNTS = ['unit_price', 'sub_total', 'discount_amount', 'tax_amount', 'amount_due'] as const;
+
+/** The quote as JSON for the checkout row: amounts as decimal strings, so 64-bit amounts survive. */
+export function storedQuote(q: Quote): Prisma.InputJsonObject {
+  return { ...q, ...Object.fromEntries(AMOUNTS.map((k) => [k, q[k].toString()])) } as unknown as Prisma.InputJsonObject;
+}
+
+export function quoteFromStored(json: unknown): Quote {
+  const stored = json as Record<string, unknown>;
+  return { ...(stored as unknown as Quote), ...Object.fromEntries(AMOUNTS.map((k) => [k, BigInt(stored[k] as string)])) };
+}
+
+type PricedCheckout = {
+  product: Pick<ProductWithRelations, 'billingType' | 'trialPeriodDays' | 'payWhatYouWant' | 'price' | 'suggestedPrice'>;
+  customPrice: bigint | null;
+};
+
+/**
+ * Pay what you want: the buyer picks the price (at least the product's) on the page, unless the
+ * seller fixed one for this checkout or a trial starts (a trial charges the trial price).
+ * `suggested` is what the field starts with.
+ */
+export function chosenPriceRule(c: PricedCheckout): { open: false } | { open: true; minimum: bigint; suggested: bigint } {
+  const trial = c.product.billingType === 'recurring' && (c.product.trialPeriodDays ?? 0) > 0;
+  if (!c.product.payWhatYouWant || c.customPrice !== null || trial) return { open: false };
+  return { open: true, minimum: c.product.price, suggested: c.product.suggestedPrice ?? c.product.price };
 }
 
 /**
@@ -30,22 +59,23 @@ export interface Quote {
 export function quoteCheckout(args: {
   product: ProductWithRelations;
   units: number;
-  customPrice: number | null;
+  customPrice: bigint | null;
   /** Pay-what-you-want amount the buyer chose on the page, per unit. */
-  chosenPrice?: number | null;
+  chosenPrice?: bigint | null;
   discount: Discount | null;
   country: string | null;
   taxId: string | null;
 }): Quote {
   const { product, units } = args;
   const trialDays = product.billingType === 'recurring' ? (product.trialPeriodDays ?? 0) : 0;
-  let unitPrice: number;
-  if (trialDays > 0) unitPrice = product.trialPrice ?? 0;
+  const rule = chosenPriceRule({ product, customPrice: args.customPrice });
+  let unitPrice: bigint;
+  if (trialDays > 0) unitPrice = product.trialPrice ?? 0n;
   else if (args.customPrice !== null) unitPrice = args.customPrice;
-  else if (product.payWhatYouWant) unitPrice = Math.max(product.price, args.chosenPrice ?? product.suggestedPrice ?? product.price);
+  else if (rule.open) unitPrice = maxOf(args.chosenPrice ?? rule.suggested, rule.minimum);
   else unitPrice = product.price;
-  const subTotal = unitPrice * units;
-  const discountAmount = args.discount && trialDays === 0 ? discountAmountFor(args.discount, subTotal) : 0;
+  const subTotal = unitPrice * BigInt(units);
+  const discountAmount = args.discount && trialDays === 0 ? discountAmountFor(args.discount, subTotal) : 0n;
   const tax = computeTax({
     amount: subTotal - discountAmount,
     taxMode: product.taxMode,

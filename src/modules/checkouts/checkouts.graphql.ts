@@ -1,17 +1,18 @@
-import { builder, ModeEnum } from '../../graphql/builder.js';
-import { apiIdOf, toApiInput } from '../../graphql/input.js';
-import { scope } from '../../context.js';
+import { apiEnum, builder, ModeEnum } from '../../graphql/builder.js';
+import { toApiInput } from '../../graphql/input.js';
+import { operationMutation, payloadType } from '../../graphql/mutation.js';
 import { LicenseNode } from '../licenses/licenses.graphql.js';
-import { checkoutStatus, createCheckout, findCheckout } from './checkouts.service.js';
+import { CUSTOM_FIELD_TYPES } from '../products/products.schemas.js';
+import { createCheckoutOp } from './checkouts.operations.js';
 import { checkoutUrl } from './checkouts.serializer.js';
+import { checkoutStatus, findCheckout } from './checkouts.service.js';
 
-const CheckoutStatusEnum = builder.enumType('CheckoutStatus', { values: ['pending', 'processing', 'completed', 'expired'] as const });
+const CheckoutStatusEnum = apiEnum('CheckoutStatus', ['pending', 'processing', 'completed', 'expired'] as const);
 
 builder.prismaNode('Checkout', {
   id: { field: 'id' },
-  findUnique: (id, ctx) => ({ id, ...scope(ctx.core) }),
+  nullable: true,
   fields: (t) => ({
-    apiId: t.exposeString('id', { description: 'The id used by the /v1 REST API' }),
     mode: t.expose('mode', { type: ModeEnum }),
     status: t.field({
       type: CheckoutStatusEnum,
@@ -21,7 +22,7 @@ builder.prismaNode('Checkout', {
     }),
     requestId: t.exposeString('requestId', { nullable: true }),
     units: t.exposeInt('units'),
-    customPrice: t.exposeInt('customPrice', { nullable: true }),
+    customPrice: t.field({ type: 'MinorUnits', nullable: true, description: 'Per-unit price the seller fixed for this checkout', resolve: (c) => c.customPrice }),
     checkoutUrl: t.string({ select: { id: true }, resolve: (c, _a, ctx) => checkoutUrl(ctx.core.baseUrl, c.id) }),
     successUrl: t.exposeString('successUrl', { nullable: true }),
     metadata: t.expose('metadata', { type: 'JSON' }),
@@ -40,57 +41,51 @@ builder.prismaNode('Checkout', {
   }),
 });
 
-builder.queryFields((t) => ({
-  checkout: t.prismaField({
+builder.queryField('checkout', (t) =>
+  t.prismaField({
     type: 'Checkout',
-    description: 'A checkout by /v1 id (ch_…) or global id',
+    nullable: true,
+    description: 'A checkout by id (ch_…); null when this store has none such in this environment',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _p, args, ctx) => findCheckout(ctx.core, apiIdOf(String(args.id), 'Checkout'), query),
+    resolve: (query, _p, args, ctx) => findCheckout(ctx.core, { id: String(args.id) }, query),
   }),
-}));
+);
 
-const CheckoutCustomerInput = builder.inputType('CheckoutCustomerInput', {
-  fields: (t) => ({ id: t.id(), email: t.string(), name: t.string() }),
-});
-
-const CheckoutCustomFieldInput = builder.inputType('CheckoutCustomFieldInput', {
-  fields: (t) => ({
-    type: t.string({ required: true, description: 'text | checkbox' }),
-    key: t.string({ required: true }),
-    label: t.string({ required: true }),
-    optional: t.boolean(),
-    text: t.field({ type: builder.inputType('CheckoutTextFieldInput', { fields: (f) => ({ maxLength: f.int(), minLength: f.int() }) }) }),
-    checkbox: t.field({ type: builder.inputType('CheckoutCheckboxFieldInput', { fields: (f) => ({ label: f.string() }) }) }),
-  }),
-});
+const CustomFieldTypeEnum = apiEnum('CheckoutCustomFieldType', CUSTOM_FIELD_TYPES);
 
 const CreateCheckoutInput = builder.inputType('CreateCheckoutInput', {
   fields: (t) => ({
     productId: t.id({ required: true }),
     requestId: t.string(),
     units: t.int(),
-    customPrice: t.int({ description: 'Per-unit price override in minor units; one-time products only' }),
+    customPrice: t.field({ type: 'MinorUnits', description: 'Per-unit price override in minor units; one-time products only' }),
     discountCode: t.string(),
-    customer: t.field({ type: CheckoutCustomerInput }),
-    customFields: t.field({ type: [CheckoutCustomFieldInput] }),
+    customer: t.field({
+      type: builder.inputType('CheckoutCustomerInput', { fields: (f) => ({ id: f.id(), email: f.field({ type: 'EmailAddress' }), name: f.string() }) }),
+    }),
+    customFields: t.field({
+      type: [
+        builder.inputType('CheckoutCustomFieldInput', {
+          fields: (f) => ({
+            type: f.field({ type: CustomFieldTypeEnum, required: true }),
+            key: f.string({ required: true }),
+            label: f.string({ required: true }),
+            optional: f.boolean(),
+            text: f.field({ type: builder.inputType('CheckoutTextFieldInput', { fields: (g) => ({ maxLength: g.int(), minLength: g.int() }) }) }),
+            checkbox: f.field({ type: builder.inputType('CheckoutCheckboxFieldInput', { fields: (g) => ({ label: g.string() }) }) }),
+          }),
+        }),
+      ],
+    }),
     successUrl: t.string(),
     metadata: t.field({ type: 'JSON' }),
   }),
 });
 
-builder.mutationFields((t) => ({
-  createCheckout: t.prismaField({
-    type: 'Checkout',
-    description: 'Opens a hosted checkout; send the buyer to its checkoutUrl',
-    args: { input: t.arg({ type: CreateCheckoutInput, required: true }) },
-    resolve: async (query, _p, args, ctx) => {
-      const input = toApiInput(args.input) as Record<string, unknown>;
-      const created = await createCheckout(ctx.core, {
-        ...input,
-        product_id: apiIdOf(String(args.input.productId), 'Product'),
-        ...(args.input.customer?.id ? { customer: { ...(input.customer as object), id: apiIdOf(String(args.input.customer.id), 'Customer') } } : {}),
-      });
-      return findCheckout(ctx.core, created.id, query);
-    },
-  }),
-}));
+operationMutation('createCheckout', {
+  op: createCheckoutOp,
+  input: CreateCheckoutInput,
+  payload: payloadType('CreateCheckoutPayload', 'checkout', 'Checkout', 'The checkout; send the buyer to its checkoutUrl'),
+  description: 'Opens a hosted checkout for a product',
+  toInput: toApiInput,
+});

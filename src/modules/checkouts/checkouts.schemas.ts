@@ -1,19 +1,19 @@
 import { z } from 'zod';
-import { email, httpUrl, metadata, MAX_AMOUNT } from '../../lib/schemas.js';
+import { email, httpUrl, metadata, minorUnits, resourceId } from '../../lib/schemas.js';
 import { customFields } from '../products/products.schemas.js';
 
 export const MAX_UNITS = 10_000;
 
 export const createCheckoutSchema = z.strictObject({
   request_id: z.string().trim().min(1).max(200).optional(),
-  product_id: z.string().min(1).max(100),
+  product_id: resourceId,
   units: z.number().int('must be a whole number').min(1, 'must be at least 1').max(MAX_UNITS).optional(),
   // Per-unit price override; one whole currency unit is the floor, as in the official client's docs.
-  custom_price: z.number().int('must be an integer amount in minor units').min(100, 'must be at least 100').max(MAX_AMOUNT).optional(),
+  custom_price: minorUnits.refine((p) => p >= 100n, 'must be at least 100').optional(),
   discount_code: z.string().trim().min(1).max(64).optional(),
   affiliate_code: z.string().trim().min(1).max(64).optional(),
   customer: z
-    .strictObject({ id: z.string().min(1).max(100).optional(), email: email.optional(), name: z.string().trim().max(200).optional() })
+    .strictObject({ id: resourceId.optional(), email: email.optional(), name: z.string().trim().max(200).optional() })
     .optional(),
   custom_fields: customFields.optional(),
   custom_field: customFields.optional(),
@@ -22,7 +22,8 @@ export const createCheckoutSchema = z.strictObject({
 });
 export type CreateCheckoutInput = z.infer<typeof createCheckoutSchema>;
 
-export const retrieveCheckoutSchema = z.object({ checkout_id: z.string().min(1).max(100) });
+export const retrieveCheckoutSchema = z.object({ checkout_id: resourceId });
+export type RetrieveCheckoutInput = z.infer<typeof retrieveCheckoutSchema>;
 
 /** Luhn check: catches typos in a card number before anything reaches a processor. */
 function luhnValid(digits: string): boolean {
@@ -67,9 +68,9 @@ export const payCheckoutSchema = z.object({
   card_expiry: cardExpiry,
   card_cvc: z.string().trim().regex(/^\d{3,4}$/, 'must be 3 or 4 digits'),
   /** Pay-what-you-want amount chosen on the page, minor units. */
-  amount: z.number().int().min(0).max(MAX_AMOUNT).optional(),
+  amount: minorUnits.optional(),
   custom_fields: z.record(z.string(), z.union([z.string().max(2000), z.boolean()])).default({}),
   /** The total the page showed; if the server's differs (the country changed it) nothing is charged. */
-  expected_total: z.number().int().min(0).optional(),
+  expected_total: minorUnits.optional(),
 });
 export type PayCheckoutInput = z.infer<typeof payCheckoutSchema>;

@@ -1,3 +1,4 @@
+import { toWireNumber } from '../../lib/money.js';
 import { serializeCustomer } from '../customers/customers.serializer.js';
 import { serializeAppliedDiscount } from '../discounts/discounts.serializer.js';
 import { serializeLicense } from '../licenses/licenses.serializer.js';
@@ -29,7 +30,7 @@ export function serializeCheckout(c: CheckoutWithRelations, baseUrl: string, now
     ...(c.requestId ? { request_id: c.requestId } : {}),
     product: serializeProduct(c.product, baseUrl),
     units: c.units,
-    ...(c.customPrice !== null ? { custom_price: c.customPrice } : {}),
+    ...(c.customPrice !== null ? { custom_price: toWireNumber(c.customPrice) } : {}),
     ...(c.order ? { order: serializeOrder(c.order) } : {}),
     ...(c.subscription ? { subscription: serializeSubscription(c.subscription, baseUrl) } : {}),
     ...(c.customer ? { customer: serializeCustomer(c.customer) } : {}),

@@ -1,16 +1,18 @@
 import type { Prisma as P } from '../../generated/prisma/client.js';
 import type { Mode } from '../../generated/prisma/enums.js';
-import { scope, type RequestContext } from '../../context.js';
-import { AppError, type FieldIssue } from '../../lib/errors.js';
+import { contextFor, type RequestContext, type ServiceEnv } from '../../context.js';
+import { storeOwning } from '../../db/system.js';
+import { db } from '../../db/tenant.js';
+import { AppError, IssueList, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { MAX_AMOUNT } from '../../lib/schemas.js';
+import { MAX_WIRE_AMOUNT } from '../../lib/money.js';
 import { parseInput } from '../../lib/validation.js';
 import { findRedeemableDiscount } from '../discounts/discounts.service.js';
 import { paymentProcessorFor } from '../payments/processor.js';
-import { getPurchasableProduct, PRODUCT_INCLUDE } from '../products/products.service.js';
-import { SUBSCRIPTION_INCLUDE } from '../subscriptions/subscriptions.serializer.js';
+import { findPurchasableProductOrThrow, PRODUCT_INCLUDE } from '../products/products.service.js';
+import { SUBSCRIPTION_INCLUDE } from '../subscriptions/subscriptions.service.js';
 import { extraFieldsOf } from './checkout-fields.js';
-import { createCheckoutSchema, retrieveCheckoutSchema } from './checkouts.schemas.js';
+import { createCheckoutSchema, type CreateCheckoutInput, type RetrieveCheckoutInput } from './checkouts.schemas.js';
 
 /** What rendering a checkout (API, page, event) needs, loaded in one go. */
 export const CHECKOUT_INCLUDE = {
@@ -36,13 +38,17 @@ export const PAYABLE_INCLUDE = {
 
 export type PayableCheckout = P.CheckoutGetPayload<{ include: typeof PAYABLE_INCLUDE }>;
 
+type CheckoutSelection = { include?: P.CheckoutInclude; select?: P.CheckoutSelect };
+
 /** An unpaid checkout stops being payable after a day, like a hosted checkout session elsewhere. */
 export const CHECKOUT_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
+export type CheckoutStatus = 'pending' | 'processing' | 'completed' | 'expired';
+
 /** Expiry is derived from the clock, so no sweeper is needed and the answer is never stale. */
-export function checkoutStatus(c: { status: string; createdAt: Date }, now: Date) {
+export function checkoutStatus(c: { status: string; createdAt: Date }, now: Date): CheckoutStatus {
   if (c.status === 'pending' && now.getTime() - c.createdAt.getTime() >= CHECKOUT_LIFETIME_MS) return 'expired';
-  return c.status as 'pending' | 'processing' | 'completed' | 'expired';
+  return c.status as CheckoutStatus;
 }
 
 /** A production checkout that nothing can charge would only strand the buyer: refuse it up front. */
@@ -50,49 +56,47 @@ export function requirePaymentProcessor(mode: Mode) {
   const processor = paymentProcessorFor(mode);
   if (!processor) {
     throw new AppError(
-      'unavailable',
+      'processor_unavailable',
       'No payment processor is configured for the production environment, so this service cannot take payments there. Use the test environment, or plug a processor in (see src/modules/payments/processor.ts).',
     );
   }
   return processor;
 }
 
-export async function createCheckout(ctx: RequestContext, raw: unknown): Promise<CheckoutWithRelations> {
-  const input = parseInput(createCheckoutSchema, raw);
+export async function createCheckout(ctx: RequestContext, input: CreateCheckoutInput): Promise<CheckoutWithRelations> {
   requirePaymentProcessor(ctx.mode);
-  const product = await getPurchasableProduct(ctx, input.product_id);
-  const problems: FieldIssue[] = [];
+  const product = await findPurchasableProductOrThrow(ctx, input.product_id);
+  const problems = new IssueList();
   const units = input.units ?? 1;
 
   if (input.custom_price !== undefined) {
-    if (product.billingType !== 'onetime') problems.push({ path: ['custom_price'], message: 'is only supported for one-time products' });
+    if (product.billingType !== 'onetime') problems.add('custom_price', 'is only supported for one-time products');
     else if (product.payWhatYouWant && input.custom_price < product.price) {
-      problems.push({ path: ['custom_price'], message: `must be at least the product's minimum price of ${product.price}` });
+      problems.add('custom_price', `must be at least the product's minimum price of ${product.price}`);
     }
   }
   const unitPrice = input.custom_price ?? product.price;
-  if (unitPrice * units > MAX_AMOUNT) problems.push({ path: ['units'], message: `price × units must not exceed ${MAX_AMOUNT}` });
-  if (input.custom_fields && input.custom_field) problems.push({ path: ['custom_field'], message: 'send either custom_fields or its deprecated alias custom_field, not both' });
+  if (unitPrice * BigInt(units) > MAX_WIRE_AMOUNT) problems.add('units', `price × units must not exceed ${MAX_WIRE_AMOUNT}`);
+  if (input.custom_fields && input.custom_field) problems.add('custom_field', 'send either custom_fields or its deprecated alias custom_field, not both');
   const extra = input.custom_fields ?? input.custom_field ?? [];
   extra.forEach((f, i) => {
-    if (extra.findIndex((o) => o.key === f.key) !== i) problems.push({ path: ['custom_fields', i, 'key'], message: `duplicate key "${f.key}"` });
+    if (extra.findIndex((o) => o.key === f.key) !== i) problems.add(['custom_fields', i, 'key'], `duplicate key "${f.key}"`);
   });
   // Affiliate programmes are not part of this service yet, so no code can belong to an active affiliate.
-  if (input.affiliate_code) problems.push({ path: ['affiliate_code'], message: `affiliate code ${input.affiliate_code} does not belong to an active affiliate of this store` });
+  if (input.affiliate_code) problems.add('affiliate_code', `affiliate code ${input.affiliate_code} does not belong to an active affiliate of this store`);
 
   let customerId: string | null = null;
   if (input.customer?.id) {
-    const customer = await ctx.db.customer.findFirst({ where: { id: input.customer.id, ...scope(ctx) }, select: { id: true } });
-    if (!customer) problems.push({ path: ['customer', 'id'], message: `customer ${input.customer.id} does not exist` });
+    const customer = await db(ctx).customer.findUnique({ where: { id: input.customer.id }, select: { id: true } });
+    if (!customer) problems.add(['customer', 'id'], `customer ${input.customer.id} does not exist`);
     else customerId = customer.id;
   }
-  if (problems.length) throw new AppError('validation_failed', 'Validation failed', problems);
+  problems.throwIfAny();
   const discount = input.discount_code ? await findRedeemableDiscount(ctx, input.discount_code, product) : null;
 
-  const created = await ctx.db.checkout.create({
+  const created = await db(ctx).checkout.create({
     data: {
       id: newId('checkout'),
-      ...scope(ctx),
       requestId: input.request_id ?? null,
       productId: product.id,
       units,
@@ -114,45 +118,42 @@ export async function createCheckout(ctx: RequestContext, raw: unknown): Promise
   return { ...created, order: null, subscription: null };
 }
 
-/** A checkout of the caller's store; REST renders it with CHECKOUT_INCLUDE, GraphQL passes its own selection. */
-export async function findCheckout(ctx: Pick<RequestContext, 'db' | 'storeId' | 'mode'>, id: string): Promise<CheckoutWithRelations>;
-export async function findCheckout<Q extends { include?: P.CheckoutInclude; select?: P.CheckoutSelect }>(
-  ctx: Pick<RequestContext, 'db' | 'storeId' | 'mode'>,
-  id: string,
-  query: Q,
-): Promise<P.CheckoutGetPayload<Q>>;
-export async function findCheckout(ctx: Pick<RequestContext, 'db' | 'storeId' | 'mode'>, id: string, query?: { include?: P.CheckoutInclude; select?: P.CheckoutSelect }) {
-  const row = await ctx.db.checkout.findFirst({ ...(query ?? { include: CHECKOUT_INCLUDE }), where: { id, ...scope(ctx) } });
-  if (!row) throw new AppError('not_found', `Checkout ${id} not found`);
+/** A checkout of the caller's store with the caller's selection (default: its /v1 shape); null when there is none such. */
+export function findCheckout<S extends CheckoutSelection = { include: typeof CHECKOUT_INCLUDE }>(ctx: RequestContext, input: { id: string }, selection?: S) {
+  return db(ctx).checkout.findUnique({ ...(selection ?? { include: CHECKOUT_INCLUDE }), where: { id: input.id } }) as Promise<P.CheckoutGetPayload<S> | null>;
+}
+
+/** GET /v1/checkouts?checkout_id=: the checkout with everything its /v1 shape embeds. */
+export async function findCheckoutOrThrow(ctx: RequestContext, input: RetrieveCheckoutInput): Promise<CheckoutWithRelations> {
+  const row = await db(ctx).checkout.findUnique({ where: { id: input.checkout_id }, include: CHECKOUT_INCLUDE });
+  if (!row) throw notFound('Checkout', input.checkout_id);
   return row;
 }
 
-export async function retrieveCheckout(ctx: RequestContext, raw: unknown): Promise<CheckoutWithRelations> {
-  const { checkout_id } = parseInput(retrieveCheckoutSchema, raw);
-  return findCheckout(ctx, checkout_id);
+/** The open checkout with what paying it needs, or 404. */
+export async function findPayableCheckoutOrThrow(ctx: RequestContext, id: string): Promise<PayableCheckout> {
+  const row = await db(ctx).checkout.findUnique({ where: { id }, include: PAYABLE_INCLUDE });
+  if (!row) throw notFound('Checkout', id);
+  return row;
 }
+
+const CHECKOUT_ID = /^ch_[0-9A-Z]{26}$/;
 
 /**
- * The hosted page's view of a checkout. The page has no API key: the checkout id (a ULID with
- * 80 random bits) is the capability, and the listener's environment must match.
+ * The hosted page has no API key: the checkout id (a ULID with 80 random bits) is the
+ * capability, and the listener's environment must match. Answers the checkout's store
+ * context, or null when the environment has no such checkout.
  */
-export async function findCheckoutForPage(db: RequestContext['db'], mode: Mode, id: string): Promise<CheckoutWithRelations | null> {
-  if (!/^ch_[0-9A-Z]{26}$/.test(id)) return null;
-  return db.checkout.findFirst({ where: { id, mode }, include: CHECKOUT_INCLUDE });
-}
-
-/** The same, with only what the payment form needs. */
-export async function findPayableCheckoutForPage(db: RequestContext['db'], mode: Mode, id: string): Promise<PayableCheckout | null> {
-  if (!/^ch_[0-9A-Z]{26}$/.test(id)) return null;
-  return db.checkout.findFirst({ where: { id, mode }, include: PAYABLE_INCLUDE });
+export async function checkoutPageContext(env: ServiceEnv, checkoutId: string, traceId: string): Promise<RequestContext | null> {
+  if (!CHECKOUT_ID.test(checkoutId)) return null;
+  const storeId = await storeOwning(env.data, 'Checkout', checkoutId, env.mode);
+  return storeId ? contextFor(env, storeId, { traceId, source: 'page' }) : null;
 }
 
 /** `product_url`: every visit opens a fresh checkout for the product, in the listener's environment. */
-export async function openCheckoutForProduct(
-  env: Pick<RequestContext, 'db' | 'mode' | 'clock' | 'baseUrl' | 'traceId' | 'caches'>,
-  productId: string,
-): Promise<CheckoutWithRelations | null> {
-  const product = await env.db.product.findFirst({ where: { id: productId, mode: env.mode }, select: { storeId: true } });
-  if (!product) return null;
-  return createCheckout({ ...env, storeId: product.storeId, source: 'page' }, { product_id: productId });
+export async function openCheckoutForProduct(env: ServiceEnv, productId: string, traceId: string): Promise<CheckoutWithRelations | null> {
+  const storeId = await storeOwning(env.data, 'Product', productId, env.mode);
+  if (!storeId) return null;
+  const ctx = contextFor(env, storeId, { traceId, source: 'page' });
+  return createCheckout(ctx, parseInput(createCheckoutSchema, { product_id: productId }));
 }

@@ -1,11 +1,14 @@
 import type { Discount, Prisma as P } from '../../generated/prisma/client.js';
+import type { RequestContext } from '../../context.js';
+import { db } from '../../db/tenant.js';
 import { newId } from '../../lib/ids.js';
 import { addDays, addInterval, type Interval } from '../../lib/periods.js';
 import { recordEvent } from '../events/events.service.js';
 import { issueLicense } from '../licenses/licenses.service.js';
-import { SUBSCRIPTION_INCLUDE, serializeSubscription } from '../subscriptions/subscriptions.serializer.js';
+import { serializeSubscription } from '../subscriptions/subscriptions.serializer.js';
+import { SUBSCRIPTION_INCLUDE } from '../subscriptions/subscriptions.service.js';
 import type { Quote } from './checkout-quote.js';
-import type { Buyer, PaymentContext } from './checkout-payment.js';
+import type { Buyer } from './checkout-payment.js';
 import { CHECKOUT_INCLUDE, type CheckoutWithRelations, type PayableCheckout } from './checkouts.service.js';
 import { serializeCheckout } from './checkouts.serializer.js';
 
@@ -30,8 +33,7 @@ function discountPeriodsAfterFirst(d: Discount, firstPaidStart: Date, interval: 
  * it is committed or none of it.
  */
 export async function completePurchase(
-  tx: P.TransactionClient,
-  ctx: PaymentContext,
+  ctx: RequestContext,
   c: PayableCheckout,
   quote: Quote,
   buyer: Buyer,
@@ -39,16 +41,16 @@ export async function completePurchase(
 ): Promise<CheckoutWithRelations> {
   const now = ctx.clock.now();
   const { product } = c;
-  const where = { storeId: c.storeId, mode: c.mode };
+  const tx = db(ctx);
 
   let customerId = c.customerId;
   if (!customerId) {
     // ON CONFLICT DO NOTHING, then read: two checkouts of one new buyer completing at once share one customer.
     await tx.customer.createMany({
-      data: [{ id: newId('customer'), ...where, email: buyer.email, name: buyer.name, country: buyer.country, createdAt: now }],
+      data: [{ id: newId('customer'), email: buyer.email, name: buyer.name, country: buyer.country, createdAt: now }],
       skipDuplicates: true,
     });
-    const customer = await tx.customer.findUniqueOrThrow({ where: { storeId_mode_email: { ...where, email: buyer.email } } });
+    const customer = await tx.customer.findFirstOrThrow({ where: { email: buyer.email } });
     customerId = customer.id;
     if (!customer.name || !customer.country) {
       await tx.customer.update({ where: { id: customer.id }, data: { name: customer.name ?? buyer.name, country: customer.country ?? buyer.country } });
@@ -78,7 +80,6 @@ export async function completePurchase(
     await tx.subscription.create({
       data: {
         id: subscriptionId,
-        ...where,
         customerId,
         productId: product.id,
         status: trialing ? 'trialing' : 'active',
@@ -92,7 +93,7 @@ export async function completePurchase(
         trialEndDate: trialing ? periodEnd : null,
         metadata: c.metadata ?? {},
         createdAt: now,
-        items: { create: [{ id: newId('subscriptionItem'), mode: c.mode, productId: product.id, priceId: product.id, units: c.units }] },
+        items: { create: [{ id: newId('subscriptionItem'), productId: product.id, priceId: product.id, units: c.units }] },
       },
     });
   }
@@ -100,7 +101,6 @@ export async function completePurchase(
   await tx.transaction.create({
     data: {
       id: transactionId,
-      ...where,
       customerId,
       orderId,
       subscriptionId,
@@ -123,7 +123,6 @@ export async function completePurchase(
   await tx.order.create({
     data: {
       id: orderId,
-      ...where,
       customerId,
       productId: product.id,
       transactionId,
@@ -143,7 +142,7 @@ export async function completePurchase(
 
   const licenseFeature = product.features.find((f) => f.type === 'licenseKey');
   if (licenseFeature) {
-    await issueLicense(tx, { storeId: c.storeId, mode: c.mode, clock: ctx.clock }, {
+    await issueLicense(ctx, {
       productId: product.id,
       customerId,
       orderId,
@@ -160,14 +159,13 @@ export async function completePurchase(
     include: CHECKOUT_INCLUDE,
   });
 
-  const eventCtx = { storeId: c.storeId, mode: c.mode, clock: ctx.clock };
-  await recordEvent(tx, eventCtx, 'checkout.completed', serializeCheckout(completed, ctx.baseUrl, now) as unknown as P.InputJsonObject);
+  await recordEvent(ctx, 'checkout.completed', serializeCheckout(completed, ctx.baseUrl, now) as unknown as P.InputJsonObject);
   if (subscriptionId) {
     const sub = await tx.subscription.findUniqueOrThrow({ where: { id: subscriptionId }, include: SUBSCRIPTION_INCLUDE });
     const payload = serializeSubscription(sub, ctx.baseUrl) as unknown as P.InputJsonObject;
-    await recordEvent(tx, eventCtx, sub.status === 'trialing' ? 'subscription.trialing' : 'subscription.active', payload);
+    await recordEvent(ctx, sub.status === 'trialing' ? 'subscription.trialing' : 'subscription.active', payload);
     // A free trial collects nothing, so there is no payment to announce until the first renewal.
-    if (quote.amount_due > 0) await recordEvent(tx, eventCtx, 'subscription.paid', payload);
+    if (quote.amount_due > 0n) await recordEvent(ctx, 'subscription.paid', payload);
   }
   return completed;
 }

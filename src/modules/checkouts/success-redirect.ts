@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import type { PrismaClient } from '../../generated/prisma/client.js';
+import type { RequestContext } from '../../context.js';
+import { redirectSigningKeyHash } from '../stores/api-keys.js';
 import type { PayableCheckout } from './checkouts.service.js';
 
 /** Query parameters a seller needs to confirm a purchase, in the order they are signed. */
@@ -18,27 +19,9 @@ export function signRedirectParams(params: Record<string, string>, apiKeyHash: s
   return createHmac('sha256', apiKeyHash).update(payload).digest('hex');
 }
 
-/**
- * The key that signs: the one that created the checkout; for a checkout opened from a
- * product_url (no key), or when that key has since been revoked, the newest active key of the
- * store in this environment.
- */
-async function signingKeyHash(db: PrismaClient, c: PayableCheckout): Promise<string | null> {
-  if (c.apiKeyId) {
-    const key = await db.apiKey.findUnique({ where: { id: c.apiKeyId }, select: { hash: true, revokedAt: true } });
-    if (key && !key.revokedAt) return key.hash;
-  }
-  const newest = await db.apiKey.findFirst({
-    where: { storeId: c.storeId, mode: c.mode, revokedAt: null },
-    orderBy: { createdAt: 'desc' },
-    select: { hash: true },
-  });
-  return newest?.hash ?? null;
-}
-
 /** Where the buyer goes after paying: the seller's success URL (or our receipt page) with signed ids. */
-export async function successRedirectUrl(db: PrismaClient, c: PayableCheckout, baseUrl: string): Promise<string> {
-  const target = c.successUrl ?? c.product.defaultSuccessUrl ?? `${baseUrl}/checkout/${c.id}/receipt`;
+export async function successRedirectUrl(ctx: RequestContext, c: PayableCheckout): Promise<string> {
+  const target = c.successUrl ?? c.product.defaultSuccessUrl ?? `${ctx.baseUrl}/checkout/${c.id}/receipt`;
   const params: Record<string, string> = { checkout_id: c.id, product_id: c.productId };
   if (c.orderId) params.order_id = c.orderId;
   if (c.customerId) params.customer_id = c.customerId;
@@ -46,7 +29,7 @@ export async function successRedirectUrl(db: PrismaClient, c: PayableCheckout, b
   if (c.requestId) params.request_id = c.requestId;
   const url = new URL(target);
   for (const k of SIGNED_PARAMS) if (params[k] !== undefined) url.searchParams.set(k, params[k]);
-  const hash = await signingKeyHash(db, c);
+  const hash = await redirectSigningKeyHash(ctx.data, c);
   if (hash) url.searchParams.set('signature', signRedirectParams(params, hash));
   return url.toString();
 }

@@ -1,13 +1,14 @@
 import { builder, ModeEnum } from '../../graphql/builder.js';
-import { apiIdOf, toApiInput } from '../../graphql/input.js';
-import { scope } from '../../context.js';
-import { createCustomer, customerListFilter, findCustomer, retrieveCustomer, updateCustomer } from './customers.service.js';
+import { listQuery } from '../../graphql/connection.js';
+import { operationMutation, payloadType } from '../../graphql/mutation.js';
+import { toApiInput } from '../../graphql/input.js';
+import { createCustomerOp, updateCustomerOp } from './customers.operations.js';
+import { customerListing, findCustomer } from './customers.service.js';
 
 builder.prismaNode('Customer', {
   id: { field: 'id' },
-  findUnique: (id, ctx) => ({ id, ...scope(ctx.core) }),
+  nullable: true,
   fields: (t) => ({
-    apiId: t.exposeString('id', { description: 'The id used by the /v1 REST API' }),
     mode: t.expose('mode', { type: ModeEnum }),
     email: t.expose('email', { type: 'EmailAddress' }),
     name: t.exposeString('name', { nullable: true }),
@@ -19,34 +20,30 @@ builder.prismaNode('Customer', {
   }),
 });
 
-builder.queryFields((t) => ({
-  customers: t.prismaConnection({
+listQuery('customers', {
+  type: 'Customer',
+  description: "The store's customers in this environment, newest first",
+  listing: (ctx) => customerListing(ctx),
+});
+
+builder.queryField('customer', (t) =>
+  t.prismaField({
     type: 'Customer',
-    cursor: 'id',
-    description: "The store's customers in this environment, newest first",
-    totalCount: (_p, _a, ctx) => ctx.core.db.customer.count({ where: customerListFilter(ctx.core) }),
-    resolve: (query, _p, _a, ctx) =>
-      ctx.core.db.customer.findMany({ ...query, where: customerListFilter(ctx.core), orderBy: { id: 'desc' } }),
-  }),
-  customer: t.prismaField({
-    type: 'Customer',
-    description: 'A customer by /v1 id (cust_…), global id, or e-mail',
+    nullable: true,
+    description: 'A customer by id (cust_…) or e-mail; null when this store has none such in this environment',
     args: { id: t.arg.id(), email: t.arg({ type: 'EmailAddress' }) },
-    resolve: async (query, _p, args, ctx) => {
-      const found = await retrieveCustomer(ctx.core, {
-        customer_id: args.id ? apiIdOf(String(args.id), 'Customer') : undefined,
-        email: args.email ?? undefined,
-      });
-      return findCustomer(ctx.core, found.id, query);
+    resolve: (query, _p, args, ctx) => {
+      if (args.id == null && args.email == null) return null;
+      return findCustomer(ctx.core, { customer_id: args.id == null ? undefined : String(args.id), email: args.email ?? undefined }, query);
     },
   }),
-}));
+);
 
 const CreateCustomerInput = builder.inputType('CreateCustomerInput', {
   fields: (t) => ({
-    email: t.string({ required: true }),
+    email: t.field({ type: 'EmailAddress', required: true }),
     name: t.string(),
-    country: t.string(),
+    country: t.string({ description: 'Two-letter code (ISO 3166-1)' }),
     metadata: t.field({ type: 'JSON' }),
     externalId: t.string(),
   }),
@@ -54,30 +51,27 @@ const CreateCustomerInput = builder.inputType('CreateCustomerInput', {
 
 const UpdateCustomerInput = builder.inputType('UpdateCustomerInput', {
   fields: (t) => ({
-    email: t.string(),
+    id: t.id({ required: true }),
+    email: t.field({ type: 'EmailAddress' }),
     name: t.string(),
     country: t.string(),
-    metadata: t.field({ type: 'JSON', description: 'Merged into the existing metadata; a null value removes a key' }),
+    metadata: t.field({ type: 'JSON', description: 'Merged into the existing metadata; a key with value null is removed' }),
     externalId: t.string(),
   }),
 });
 
-builder.mutationFields((t) => ({
-  createCustomer: t.prismaField({
-    type: 'Customer',
-    args: { input: t.arg({ type: CreateCustomerInput, required: true }) },
-    resolve: async (query, _p, args, ctx) => {
-      const created = await createCustomer(ctx.core, toApiInput(args.input));
-      return findCustomer(ctx.core, created.id, query);
-    },
-  }),
-  updateCustomer: t.prismaField({
-    type: 'Customer',
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateCustomerInput, required: true }) },
-    resolve: async (query, _p, args, ctx) => {
-      const input = toApiInput(args.input) as Record<string, unknown>;
-      const updated = await updateCustomer(ctx.core, { ...input, customer_id: apiIdOf(String(args.id), 'Customer') });
-      return findCustomer(ctx.core, updated.id, query);
-    },
-  }),
-}));
+operationMutation('createCustomer', {
+  op: createCustomerOp,
+  input: CreateCustomerInput,
+  payload: payloadType('CreateCustomerPayload', 'customer', 'Customer', 'The customer created'),
+  description: 'Creates a customer; the e-mail is unique within the store and environment',
+});
+
+operationMutation('updateCustomer', {
+  op: updateCustomerOp,
+  input: UpdateCustomerInput,
+  payload: payloadType('UpdateCustomerPayload', 'customer', 'Customer', 'The customer as changed'),
+  description: 'Changes the fields given; metadata keys merge',
+  toInput: ({ id, ...rest }) => ({ ...(toApiInput(rest) as object), customer_id: id }),
+  fieldNames: { customer_id: 'id' },
+});

@@ -1,20 +1,10 @@
 import type { Router } from 'express';
-import { requestContext } from '../../rest/request-context.js';
-import { serializeCustomer } from './customers.serializer.js';
-import { createCustomer, listCustomers, retrieveCustomer, updateCustomer } from './customers.service.js';
+import { route } from '../../rest/operation-route.js';
+import { createCustomerOp, listCustomersOp, retrieveCustomerOp, updateCustomerOp } from './customers.operations.js';
 
 export function customerRoutes(router: Router) {
-  router.post('/customers', async (req, res) => {
-    res.json(serializeCustomer(await createCustomer(requestContext(res), req.body)));
-  });
-  router.get('/customers/list', async (req, res) => {
-    const page = await listCustomers(requestContext(res), req.query);
-    res.json({ ...page, items: page.items.map(serializeCustomer) });
-  });
-  router.get('/customers', async (req, res) => {
-    res.json(serializeCustomer(await retrieveCustomer(requestContext(res), req.query)));
-  });
-  router.patch('/customers', async (req, res) => {
-    res.json(serializeCustomer(await updateCustomer(requestContext(res), req.body)));
-  });
+  route(router, 'post', '/customers', createCustomerOp);
+  route(router, 'get', '/customers/list', listCustomersOp);
+  route(router, 'get', '/customers', retrieveCustomerOp);
+  route(router, 'patch', '/customers', updateCustomerOp);
 }

@@ -1,10 +1,12 @@
 import { Prisma as P } from '../../generated/prisma/client.js';
-import { scope, type RequestContext } from '../../context.js';
+import type { RequestContext } from '../../context.js';
+import { db, inTransaction, lockRow } from '../../db/tenant.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { pageWindow, toPage } from '../../lib/pagination.js';
-import { parseInput } from '../../lib/validation.js';
-import { createCustomerSchema, listCustomersSchema, retrieveCustomerSchema, updateCustomerSchema } from './customers.schemas.js';
+import { pageOf, type Listing, type PageInput, type RowsArgs } from '../../lib/pagination.js';
+import type { CreateCustomerInput, RetrieveCustomerInput, UpdateCustomerInput } from './customers.schemas.js';
+
+type CustomerSelection = { include?: P.CustomerInclude; select?: P.CustomerSelect };
 
 /** E-mail addresses identify customers within a store; compare them case-insensitively by storing them lowercased. */
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
@@ -22,14 +24,14 @@ function alreadyExists(err: unknown, values: { email?: string; external_id?: str
   throw err;
 }
 
-export async function createCustomer(ctx: RequestContext, raw: unknown) {
-  const input = parseInput(createCustomerSchema, raw);
+export async function createCustomer(ctx: RequestContext, input: CreateCustomerInput) {
   const email = normalizeEmail(input.email);
+  // A unique violation aborts the transaction it happens in; in a savepoint-less transaction
+  // that is the whole operation, which is what a refused create should do anyway.
   try {
-    return await ctx.db.customer.create({
+    return await db(ctx).customer.create({
       data: {
         id: newId('customer'),
-        ...scope(ctx),
         email,
         name: input.name ?? null,
         country: input.country ?? null,
@@ -42,44 +44,51 @@ export async function createCustomer(ctx: RequestContext, raw: unknown) {
   }
 }
 
-export async function findCustomer<Q extends { include?: P.CustomerInclude; select?: P.CustomerSelect }>(
-  ctx: RequestContext,
-  id: string,
-  query?: Q,
-) {
-  const row = await ctx.db.customer.findFirst({ ...(query ?? {}), where: { id, ...scope(ctx) } });
-  if (!row) throw notFound('Customer', id);
-  return row;
-}
-
-export async function retrieveCustomer(ctx: RequestContext, raw: unknown) {
-  const q = parseInput(retrieveCustomerSchema, raw);
-  const row = await ctx.db.customer.findFirst({
-    where: { ...scope(ctx), ...(q.customer_id ? { id: q.customer_id } : {}), ...(q.email ? { email: normalizeEmail(q.email) } : {}) },
+/** By id or e-mail, with the caller's selection; null when the store has no such customer in this environment. */
+export function findCustomer(ctx: RequestContext, input: { customer_id?: string; email?: string }, selection: CustomerSelection = {}) {
+  return db(ctx).customer.findFirst({
+    ...selection,
+    where: { ...(input.customer_id ? { id: input.customer_id } : {}), ...(input.email ? { email: normalizeEmail(input.email) } : {}) },
   });
-  if (!row) throw notFound('Customer', q.customer_id ?? q.email);
+}
+
+export async function findCustomerOrThrow(ctx: RequestContext, input: RetrieveCustomerInput) {
+  const row = await findCustomer(ctx, input);
+  if (!row) throw notFound('Customer', input.customer_id ?? input.email);
   return row;
 }
 
-export async function updateCustomer(ctx: RequestContext, raw: unknown) {
-  const input = parseInput(updateCustomerSchema, raw);
-  const current = await findCustomer(ctx, input.customer_id);
+/** Throws 404 unless the caller has this customer: lists of a customer start here. */
+export async function assertCustomerExists(ctx: RequestContext, id: string): Promise<void> {
+  if (!(await db(ctx).customer.count({ where: { id } }))) throw notFound('Customer', id);
+}
+
+/**
+ * PATCH. The row is locked first, so two concurrent updates apply one after the other: each
+ * writes only its own fields, and a metadata merge starts from the other's result, so no
+ * change and no key is lost.
+ */
+export async function updateCustomer(ctx: RequestContext, input: UpdateCustomerInput) {
   const email = input.email !== undefined ? normalizeEmail(input.email) : undefined;
-  try {
-    return await ctx.db.customer.update({
-      where: { id: current.id },
-      data: {
-        ...(email !== undefined ? { email } : {}),
-        ...(input.name !== undefined ? { name: input.name } : {}),
-        ...(input.country !== undefined ? { country: input.country } : {}),
-        ...(input.external_id !== undefined ? { externalId: input.external_id } : {}),
-        // Metadata merges like Stripe's: sent keys replace, a null value removes a key.
-        ...(input.metadata !== undefined ? { metadata: mergeMetadata(current.metadata, input.metadata) } : {}),
-      },
-    });
-  } catch (err) {
-    alreadyExists(err, { email, external_id: input.external_id });
-  }
+  return inTransaction(ctx, async (tx) => {
+    if (!(await lockRow(tx, 'Customer', input.customer_id))) throw notFound('Customer', input.customer_id);
+    const current = await db(tx).customer.findUniqueOrThrow({ where: { id: input.customer_id } });
+    try {
+      return await db(tx).customer.update({
+        where: { id: current.id },
+        data: {
+          ...(email !== undefined ? { email } : {}),
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          ...(input.country !== undefined ? { country: input.country } : {}),
+          ...(input.external_id !== undefined ? { externalId: input.external_id } : {}),
+          // Metadata merges like Stripe's: sent keys replace, a null value removes a key.
+          ...(input.metadata !== undefined ? { metadata: mergeMetadata(current.metadata, input.metadata) } : {}),
+        },
+      });
+    } catch (err) {
+      alreadyExists(err, { email, external_id: input.external_id });
+    }
+  });
 }
 
 function mergeMetadata(current: unknown, patch: Record<string, string | number | boolean | null>) {
@@ -91,16 +100,16 @@ function mergeMetadata(current: unknown, patch: Record<string, string | number |
   return merged as P.InputJsonObject;
 }
 
-export function customerListFilter(ctx: RequestContext): P.CustomerWhereInput {
-  return scope(ctx);
+/** The store's customers, newest first. */
+export function customerListing(ctx: RequestContext) {
+  return {
+    rows: <A extends RowsArgs<P.CustomerInclude, P.CustomerSelect, P.CustomerWhereUniqueInput>>(args: A) =>
+      db(ctx).customer.findMany({ ...args, orderBy: { id: 'desc' } }) as Promise<P.CustomerGetPayload<A>[]>,
+    count: () => db(ctx).customer.count(),
+  } satisfies Listing<object, unknown>;
 }
 
-export async function listCustomers(ctx: RequestContext, raw: unknown) {
-  const input = parseInput(listCustomersSchema, raw);
-  const where = customerListFilter(ctx);
-  const [items, total] = await Promise.all([
-    ctx.db.customer.findMany({ where, orderBy: { id: 'desc' }, ...pageWindow(input) }),
-    ctx.db.customer.count({ where }),
-  ]);
-  return toPage(items, total, input);
+export function listCustomers(ctx: RequestContext, input: PageInput) {
+  const listing = customerListing(ctx);
+  return pageOf(input, listing, (window) => listing.rows(window));
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from '../../lib/pagination.js';
-import { currencyCode, MAX_AMOUNT } from '../../lib/schemas.js';
+import { currencyCode, minorUnits, resourceId } from '../../lib/schemas.js';
 
 /**
  * Input schemas of the discount operations, in the /v1 field names. GraphQL converts its
@@ -10,6 +10,8 @@ import { currencyCode, MAX_AMOUNT } from '../../lib/schemas.js';
 export const DISCOUNT_TYPES = ['percentage', 'fixed'] as const;
 export const DISCOUNT_DURATIONS = ['forever', 'once', 'repeating'] as const;
 export const DISCOUNT_STATUSES = ['active', 'expired', 'deleted'] as const;
+
+export type DiscountStatus = (typeof DISCOUNT_STATUSES)[number];
 
 /** Codes are typed by buyers: letters, digits, - and _ only, compared case-insensitively. */
 export const discountCode = z
@@ -24,14 +26,14 @@ export const createDiscountSchema = z
     name: z.string().trim().min(1).max(200),
     code: discountCode.optional(),
     type: z.enum(DISCOUNT_TYPES),
-    amount: z.number().int('must be an integer amount in minor units').min(1).max(MAX_AMOUNT).optional(),
+    amount: minorUnits.refine((v) => v >= 1n, 'must be at least 1 (minor units)').optional(),
     currency: currencyCode.optional(),
     percentage: z.number().int('must be a whole percent').min(1).max(100).optional(),
     expiry_date: isoDateTime.optional(),
     max_redemptions: z.number().int().min(1).max(1_000_000_000).optional(),
     duration: z.enum(DISCOUNT_DURATIONS),
     duration_in_months: z.number().int().min(1).max(120).optional(),
-    applies_to_products: z.array(z.string().min(1)).max(100, 'at most 100 products').default([]),
+    applies_to_products: z.array(resourceId).max(100, 'at most 100 products').default([]),
   })
   .superRefine((v, ctx) => {
     const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
@@ -53,9 +55,11 @@ export const createDiscountSchema = z
   });
 export type CreateDiscountInput = z.output<typeof createDiscountSchema>;
 
+/** GET /v1/discounts: by id or by code (one of them); other query parameters are ignored. */
 export const retrieveDiscountSchema = z
-  .object({ discount_id: z.string().min(1).optional(), discount_code: z.string().trim().min(1).optional() })
+  .object({ discount_id: resourceId.optional(), discount_code: z.string().trim().min(1).max(100).optional() })
   .refine((q) => q.discount_id || q.discount_code, { message: 'send discount_id or discount_code', path: ['discount_id'] });
+export type RetrieveDiscountInput = z.output<typeof retrieveDiscountSchema>;
 
 /** A day (`2026-01-31`) or a date-time; query strings carry either. */
 const queryDate = z
@@ -63,12 +67,19 @@ const queryDate = z
   .refine((v) => /^\d{4}-\d{2}-\d{2}([T ].*)?$/.test(v) && !Number.isNaN(Date.parse(v)), 'must be an ISO 8601 date or date-time')
   .transform((v) => new Date(v));
 
-export const searchDiscountsSchema = pageQuery(50).extend({
-  product_id: z.string().min(1).optional(),
+/** The filters of the discount list, shared by REST search and the GraphQL connection. */
+export const discountFilterSchema = z.object({
+  product_id: resourceId.optional(),
   status: z.enum(DISCOUNT_STATUSES).optional(),
   type: z.enum(DISCOUNT_TYPES).optional(),
   created_after: queryDate.optional(),
   created_before: queryDate.optional(),
 });
+export type DiscountFilter = z.output<typeof discountFilterSchema>;
 
-export const deleteDiscountSchema = z.object({ id: z.string().min(1) });
+export const searchDiscountsSchema = pageQuery(50).extend(discountFilterSchema.shape);
+export type SearchDiscountsInput = z.output<typeof searchDiscountsSchema>;
+
+/** DELETE /v1/discounts/{id}/delete: the id; other query parameters are ignored. */
+export const discountIdSchema = z.object({ id: resourceId });
+export type DiscountIdInput = z.output<typeof discountIdSchema>;

@@ -1,15 +1,14 @@
 import type { Discount } from '../../generated/prisma/client.js';
-
-export type DiscountWithProducts = Discount & { products: { productId: string }[] };
+import { toWireNumber } from '../../lib/money.js';
+import { discountStatus } from './discounts.rules.js';
+import type { DiscountWithProducts } from './discounts.service.js';
 
 /**
- * Status is derived at read time: expiry is a point in time, so storing `expired` would need a
- * sweeper and would be wrong between sweeps.
+ * The one number /v1 shows as a discount's `amount`: minor units of its currency for a fixed
+ * discount, the whole percent for a percentage discount.
  */
-export function discountStatus(d: Pick<Discount, 'status' | 'expiryDate'>, now: Date): 'active' | 'expired' | 'deleted' {
-  if (d.status === 'deleted') return 'deleted';
-  if (d.expiryDate && d.expiryDate.getTime() <= now.getTime()) return 'expired';
-  return 'active';
+function wireAmount(d: Pick<Discount, 'type' | 'amount' | 'percentage'>): number {
+  return d.type === 'percentage' ? (d.percentage ?? 0) : toWireNumber(d.amount ?? 0n);
 }
 
 /**
@@ -25,7 +24,7 @@ export function serializeAppliedDiscount(d: Discount) {
     name: d.name,
     type: d.type as 'percentage' | 'fixed',
     // Percentage: whole percent; fixed: minor units of the discount's currency.
-    amount: d.amount,
+    amount: wireAmount(d),
     duration: d.duration as 'forever' | 'once' | 'repeating',
     ...(d.durationInMonths != null ? { durationInMonths: d.durationInMonths } : {}),
   };
@@ -41,8 +40,8 @@ export function serializeDiscount(d: DiscountWithProducts, now: Date) {
     name: d.name,
     code: d.code,
     type: d.type,
-    amount: d.amount,
-    ...(d.type === 'percentage' ? { percentage: d.amount } : {}),
+    amount: wireAmount(d),
+    ...(d.type === 'percentage' ? { percentage: d.percentage ?? 0 } : {}),
     ...(d.currency ? { currency: d.currency } : {}),
     ...(d.expiryDate ? { expiry_date: d.expiryDate.toISOString() } : {}),
     ...(d.maxRedemptions != null ? { max_redemptions: d.maxRedemptions } : {}),

@@ -1,21 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestContext } from '../../context.js';
-import type { ManualClock } from '../../lib/clock.js';
-import { AppError } from '../../lib/errors.js';
+import { ManualClock } from '../../lib/clock.js';
+import { inTransaction } from '../../db/tenant.js';
+import { AppError, type ErrorCode } from '../../lib/errors.js';
 import { openTestDatabase, type TestDatabase } from '../../../test/support/database.js';
-import { storeContext } from '../../../test/support/context.js';
-import { createProduct } from '../products/products.service.js';
+import { perform, storeContext } from '../../../test/support/context.js';
+import { createProductOp } from '../products/products.operations.js';
+import { createDiscountOp, deleteDiscountOp, retrieveDiscountOp, searchDiscountsOp } from './discounts.operations.js';
 import { serializeAppliedDiscount, serializeDiscount } from './discounts.serializer.js';
-import {
-  createDiscount,
-  deleteDiscount,
-  discountAmountFor,
-  findRedeemableDiscount,
-  releaseRedemption,
-  reserveRedemption,
-  retrieveDiscount,
-  searchDiscounts,
-} from './discounts.service.js';
+import { discountAmountFor, findRedeemableDiscount, releaseRedemption, reserveRedemption } from './discounts.service.js';
 
 const pct = { name: 'Launch', type: 'percentage', percentage: 20, duration: 'forever' };
 const fixed = { name: 'Five off', type: 'fixed', amount: 500, currency: 'EUR', duration: 'once' };
@@ -30,6 +23,13 @@ async function failureOf(promise: Promise<unknown>): Promise<AppError> {
 }
 const fieldsOf = async (promise: Promise<unknown>) => (await failureOf(promise)).issues.map((i) => i.path.join('.'));
 
+// The operations as the transports run them: raw input validated by the operation's schema, writes in one transaction.
+const createDiscount = (c: RequestContext, raw: unknown) => perform(c, createDiscountOp, raw);
+const retrieveDiscount = (c: RequestContext, raw: unknown) => perform(c, retrieveDiscountOp, raw);
+const searchDiscounts = (c: RequestContext, raw: unknown) => perform(c, searchDiscountsOp, raw);
+const deleteDiscount = (c: RequestContext, raw: unknown) => perform(c, deleteDiscountOp, raw);
+const createProduct = (c: RequestContext, raw: unknown) => perform(c, createProductOp, raw);
+
 describe('discounts service', () => {
   let db: TestDatabase;
   let ctx: RequestContext & { clock: ManualClock };
@@ -42,8 +42,8 @@ describe('discounts service', () => {
 
   beforeAll(async () => {
     db = await openTestDatabase();
-    ctx = await storeContext(db.prisma);
-    other = await storeContext(db.prisma);
+    ctx = await storeContext(db);
+    other = await storeContext(db);
     prodCtx = { ...ctx, mode: 'prod' };
     eur = await createProduct(ctx, { name: 'Book', price: 1000, currency: 'EUR', billing_type: 'onetime' });
     usd = await createProduct(ctx, { name: 'Plan', price: 2900, currency: 'USD', billing_type: 'recurring', billing_period: 'every-month' });
@@ -55,14 +55,18 @@ describe('discounts service', () => {
     it('generates an unambiguous 8-character code when none is sent', async () => {
       const d = await createDiscount(ctx, pct);
       expect(d.code).toMatch(/^[A-HJKMNP-Z2-9]{8}$/);
-      expect(d).toMatchObject({ type: 'percentage', amount: 20, currency: null, duration: 'forever', durationInMonths: null, status: 'active', timesRedeemed: 0 });
+      expect(d).toMatchObject({ type: 'percentage', percentage: 20, amount: null, currency: null, duration: 'forever', durationInMonths: null, status: 'active', timesRedeemed: 0 });
       expect(d.products).toEqual([]);
     });
 
     it('stores codes uppercased and refuses a taken code in any case, writing nothing', async () => {
       const d = await createDiscount(ctx, { ...fixed, code: 'summer-26', applies_to_products: [eur.id, eur.id] });
-      expect(d).toMatchObject({ code: 'SUMMER-26', amount: 500, currency: 'EUR' });
+      expect(d).toMatchObject({ code: 'SUMMER-26', amount: 500n, percentage: null, currency: 'EUR' });
       expect(d.products).toEqual([{ productId: eur.id }]);
+      // The product link belongs to the discount's store and environment.
+      expect(await db.prisma.discountProduct.findMany({ where: { discountId: d.id } })).toEqual([
+        { discountId: d.id, productId: eur.id, storeId: ctx.storeId, mode: 'test' },
+      ]);
       const before = await count();
       const err = await failureOf(createDiscount(ctx, { ...pct, code: 'Summer-26' }));
       expect(err.code).toBe('already_exists');
@@ -134,7 +138,7 @@ describe('discounts service', () => {
     });
 
     it('derives expired from the clock and filters search by status, type, product and creation time', async () => {
-      const c = await storeContext(db.prisma);
+      const c = await storeContext(db);
       const p1 = await createProduct(c, { name: 'A', price: 1000, currency: 'EUR', billing_type: 'onetime' });
       const p2 = await createProduct(c, { name: 'B', price: 1000, currency: 'EUR', billing_type: 'onetime' });
       const all = await createDiscount(c, pct);
@@ -187,68 +191,72 @@ describe('discounts service', () => {
 
   describe('redemption', () => {
     it('finds a redeemable code in any case and rejects every unusable one on discount_code', async () => {
-      const rejection = async (code: string, product = eur) => {
+      const rejection = async (code: string, expected: ErrorCode, product = eur) => {
         const err = await failureOf(findRedeemableDiscount(ctx, code, product));
-        expect(err.code).toBe('bad_request');
+        expect(err.code).toBe(expected);
+        expect(err.kind).toBe('invalid_request');
         expect(err.issues.map((i) => i.path)).toEqual([['discount_code']]);
         return err.message;
       };
       await createDiscount(ctx, { ...pct, code: 'OK-ALL' });
       await expect(findRedeemableDiscount(ctx, ' ok-all ', eur)).resolves.toMatchObject({ code: 'OK-ALL' });
-      expect(await rejection('NO-SUCH-CODE')).toMatch(/not valid/);
+      expect(await rejection('NO-SUCH-CODE', 'discount_invalid')).toMatch(/not valid/);
       await createDiscount(other, { ...pct, code: 'OTHER-STORE' });
-      expect(await rejection('OTHER-STORE')).toMatch(/not valid/);
+      expect(await rejection('OTHER-STORE', 'discount_invalid')).toMatch(/not valid/);
 
       const del = await createDiscount(ctx, { ...pct, code: 'DELETED' });
       await deleteDiscount(ctx, { id: del.id });
-      expect(await rejection('deleted')).toMatch(/no longer available/);
+      expect(await rejection('deleted', 'discount_invalid')).toMatch(/no longer available/);
 
       await createDiscount(ctx, { ...pct, code: 'SHORT-LIVED', expiry_date: new Date(ctx.clock.now().getTime() + 1000).toISOString() });
       await expect(findRedeemableDiscount(ctx, 'SHORT-LIVED', eur)).resolves.toBeTruthy();
       ctx.clock.advance(1000);
-      expect(await rejection('SHORT-LIVED')).toMatch(/expired/);
+      expect(await rejection('SHORT-LIVED', 'discount_expired')).toMatch(/expired/);
 
       await createDiscount(ctx, { ...pct, code: 'EUR-BOOK-ONLY', applies_to_products: [eur.id] });
       await expect(findRedeemableDiscount(ctx, 'EUR-BOOK-ONLY', eur)).resolves.toBeTruthy();
-      expect(await rejection('EUR-BOOK-ONLY', usd)).toMatch(/does not apply/);
+      expect(await rejection('EUR-BOOK-ONLY', 'discount_not_applicable', usd)).toMatch(/does not apply/);
 
       await createDiscount(ctx, { ...fixed, code: 'FIVE-EUR' });
-      expect(await rejection('FIVE-EUR', usd)).toMatch(/EUR.*USD/);
+      expect(await rejection('FIVE-EUR', 'discount_not_applicable', usd)).toMatch(/EUR.*USD/);
 
       const once = await createDiscount(ctx, { ...pct, code: 'ONE-USE', max_redemptions: 1 });
       await expect(findRedeemableDiscount(ctx, 'ONE-USE', eur)).resolves.toBeTruthy();
-      expect(await db.prisma.$transaction((tx) => reserveRedemption(tx, once.id, ctx.clock.now()))).toBe(true);
-      expect(await rejection('ONE-USE')).toMatch(/maximum/);
+      expect(await inTransaction(ctx, (tx) => reserveRedemption(tx, once.id))).toBe(true);
+      expect(await rejection('ONE-USE', 'discount_exhausted')).toMatch(/maximum/);
     });
 
     it('computes amounts in integer minor units, rounding percentages half up and capping fixed amounts', async () => {
-      const percent = (amount: number) => ({ type: 'percentage', amount }) as Parameters<typeof discountAmountFor>[0];
-      const flat = (amount: number) => ({ type: 'fixed', amount }) as Parameters<typeof discountAmountFor>[0];
-      expect(discountAmountFor(percent(20), 1000)).toBe(200);
-      expect(discountAmountFor(percent(15), 999)).toBe(150); // 149.85
-      expect(discountAmountFor(percent(10), 5)).toBe(1); // 0.5 rounds up
-      expect(discountAmountFor(percent(10), 4)).toBe(0); // 0.4 rounds down
-      expect(discountAmountFor(percent(33), 2999)).toBe(990); // 989.67
-      expect(discountAmountFor(percent(100), 2999)).toBe(2999);
-      expect(discountAmountFor(percent(50), 0)).toBe(0);
-      expect(discountAmountFor(flat(500), 1000)).toBe(500);
-      expect(discountAmountFor(flat(500), 300)).toBe(300);
+      const percent = (percentage: number) => ({ id: 'disc_pct', type: 'percentage', percentage, amount: null });
+      const flat = (amount: bigint) => ({ id: 'disc_flat', type: 'fixed', percentage: null, amount });
+      expect(discountAmountFor(percent(20), 1000n)).toBe(200n);
+      expect(discountAmountFor(percent(15), 999n)).toBe(150n); // 149.85
+      expect(discountAmountFor(percent(10), 5n)).toBe(1n); // 0.5 rounds up
+      expect(discountAmountFor(percent(10), 4n)).toBe(0n); // 0.4 rounds down
+      expect(discountAmountFor(percent(33), 2999n)).toBe(990n); // 989.67
+      expect(discountAmountFor(percent(100), 2999n)).toBe(2999n);
+      expect(discountAmountFor(percent(50), 0n)).toBe(0n);
+      expect(discountAmountFor(flat(500n), 1000n)).toBe(500n);
+      expect(discountAmountFor(flat(500n), 300n)).toBe(300n);
+      // Beyond what a double holds exactly: bigint all the way.
+      expect(discountAmountFor(percent(50), 2n ** 62n + 1n)).toBe(2n ** 61n + 1n);
     });
 
     it('takes a redemption only while active, unexpired and under the limit; releases never go below 0', async () => {
       const now = ctx.clock.now();
-      const reserve = (id: string, at = now) => db.prisma.$transaction((tx) => reserveRedemption(tx, id, at));
+      // The redemption is taken as of the context's clock.
+      const reserve = (id: string, at = now) => inTransaction({ ...ctx, clock: new ManualClock(at) }, (tx) => reserveRedemption(tx, id));
       const times = async (id: string) => (await db.prisma.discount.findUniqueOrThrow({ where: { id } })).timesRedeemed;
 
       const two = await createDiscount(ctx, { ...pct, max_redemptions: 2 });
       expect([await reserve(two.id), await reserve(two.id), await reserve(two.id)]).toEqual([true, true, false]);
       expect(await times(two.id)).toBe(2);
-      await db.prisma.$transaction((tx) => releaseRedemption(tx, two.id));
+      await inTransaction(ctx, (tx) => releaseRedemption(tx, two.id));
       expect(await times(two.id)).toBe(1);
       expect(await reserve(two.id)).toBe(true);
 
       const unlimited = await createDiscount(ctx, pct);
-      await db.prisma.$transaction((tx) => releaseRedemption(tx, unlimited.id));
+      await inTransaction(ctx, (tx) => releaseRedemption(tx, unlimited.id));
       expect(await times(unlimited.id)).toBe(0);
       for (let i = 0; i < 3; i++) expect(await reserve(unlimited.id)).toBe(true);
       expect(await times(unlimited.id)).toBe(3);
@@ -265,8 +273,8 @@ describe('discounts service', () => {
       // A rolled-back transaction gives its redemption back with it.
       const rolledBack = await createDiscount(ctx, { ...pct, max_redemptions: 1 });
       await expect(
-        db.prisma.$transaction(async (tx) => {
-          expect(await reserveRedemption(tx, rolledBack.id, now)).toBe(true);
+        inTransaction({ ...ctx, clock: new ManualClock(now) }, async (tx) => {
+          expect(await reserveRedemption(tx, rolledBack.id)).toBe(true);
           throw new Error('payment declined');
         }),
       ).rejects.toThrow('payment declined');
@@ -276,14 +284,14 @@ describe('discounts service', () => {
     it('never passes max_redemptions under concurrent reservations', async () => {
       const d = await createDiscount(ctx, { ...pct, max_redemptions: 1 });
       const results = await Promise.all(
-        Array.from({ length: 10 }, () => ctx.db.$transaction((tx) => reserveRedemption(tx, d.id, ctx.clock.now()))),
+        Array.from({ length: 10 }, () => inTransaction(ctx, (tx) => reserveRedemption(tx, d.id))),
       );
       expect(results.filter(Boolean)).toHaveLength(1);
       expect((await db.prisma.discount.findUniqueOrThrow({ where: { id: d.id } })).timesRedeemed).toBe(1);
 
       const three = await createDiscount(ctx, { ...pct, max_redemptions: 3 });
       const more = await Promise.all(
-        Array.from({ length: 10 }, () => ctx.db.$transaction((tx) => reserveRedemption(tx, three.id, ctx.clock.now()))),
+        Array.from({ length: 10 }, () => inTransaction(ctx, (tx) => reserveRedemption(tx, three.id))),
       );
       expect(more.filter(Boolean)).toHaveLength(3);
       expect((await db.prisma.discount.findUniqueOrThrow({ where: { id: three.id } })).timesRedeemed).toBe(3);

@@ -1,17 +1,28 @@
 import { randomInt } from 'node:crypto';
-import type { z } from 'zod';
-import { Prisma as P, type Discount } from '../../generated/prisma/client.js';
-import { scope, type RequestContext } from '../../context.js';
-import { AppError, invalidField, notFound } from '../../lib/errors.js';
+import type { Discount, Prisma as P } from '../../generated/prisma/client.js';
+import type { RequestContext } from '../../context.js';
+import { db, inTransaction } from '../../db/tenant.js';
+import { AppError, invalidField, notFound, type ErrorCode } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { pageWindow, toPage } from '../../lib/pagination.js';
-import { parseInput } from '../../lib/validation.js';
-import { createDiscountSchema, deleteDiscountSchema, retrieveDiscountSchema, searchDiscountsSchema } from './discounts.schemas.js';
-import type { DiscountWithProducts } from './discounts.serializer.js';
+import { minOf, percentOf } from '../../lib/money.js';
+import { pageOf, type Listing, type RowsArgs } from '../../lib/pagination.js';
+import type {
+  CreateDiscountInput,
+  DiscountFilter,
+  DiscountIdInput,
+  DiscountStatus,
+  RetrieveDiscountInput,
+  SearchDiscountsInput,
+} from './discounts.schemas.js';
 
-export type { DiscountWithProducts } from './discounts.serializer.js';
+export { discountStatus } from './discounts.rules.js';
 
-const withProducts = { products: { select: { productId: true } } } satisfies P.DiscountInclude;
+/** What the /v1 discount shape embeds: the ids of the products it is limited to. */
+export const DISCOUNT_INCLUDE = { products: { select: { productId: true } } } satisfies P.DiscountInclude;
+
+export type DiscountWithProducts = P.DiscountGetPayload<{ include: typeof DISCOUNT_INCLUDE }>;
+
+type DiscountSelection = { include?: P.DiscountInclude; select?: P.DiscountSelect };
 
 /** Codes are compared case-insensitively: buyers type them, so they are stored uppercased. */
 export const normalizeCode = (code: string) => code.trim().toUpperCase();
@@ -24,10 +35,7 @@ function generateCode(): string {
   return code;
 }
 
-const isUniqueViolation = (err: unknown) => err instanceof P.PrismaClientKnownRequestError && err.code === 'P2002';
-
-export async function createDiscount(ctx: RequestContext, raw: unknown): Promise<DiscountWithProducts> {
-  const input = parseInput(createDiscountSchema, raw);
+export async function createDiscount(ctx: RequestContext, input: CreateDiscountInput): Promise<DiscountWithProducts> {
   const now = ctx.clock.now();
   const expiryDate = input.expiry_date ? new Date(input.expiry_date) : null;
   // A discount that is expired on creation could never be redeemed; that is a mistake, not a wish.
@@ -35,7 +43,7 @@ export async function createDiscount(ctx: RequestContext, raw: unknown): Promise
 
   const productIds = [...new Set(input.applies_to_products)];
   if (productIds.length) {
-    const found = await ctx.db.product.findMany({ where: { id: { in: productIds }, ...scope(ctx) }, select: { id: true } });
+    const found = await db(ctx).product.findMany({ where: { id: { in: productIds } }, select: { id: true } });
     const known = new Set(found.map((p) => p.id));
     const issues = input.applies_to_products.flatMap((id, index) =>
       known.has(id) ? [] : [{ path: ['applies_to_products', index], message: `product ${id} not found` }],
@@ -43,68 +51,78 @@ export async function createDiscount(ctx: RequestContext, raw: unknown): Promise
     if (issues.length) throw new AppError('validation_failed', 'Validation failed', issues);
   }
 
-  const data = (code: string): P.DiscountCreateInput => ({
+  const row = (code: string) => ({
     id: newId('discount'),
-    ...scope(ctx),
     name: input.name,
     code,
     type: input.type,
-    amount: input.type === 'percentage' ? input.percentage! : input.amount!,
+    amount: input.type === 'fixed' ? input.amount! : null,
+    percentage: input.type === 'percentage' ? input.percentage! : null,
     currency: input.type === 'fixed' ? input.currency! : null,
     duration: input.duration,
     durationInMonths: input.duration === 'repeating' ? input.duration_in_months! : null,
     expiryDate,
     maxRedemptions: input.max_redemptions ?? null,
-    products: { create: productIds.map((productId) => ({ product: { connect: { id: productId } } })) },
   });
 
-  if (input.code !== undefined) {
-    const code = normalizeCode(input.code);
-    try {
-      return await ctx.db.discount.create({ data: data(code), include: withProducts });
-    } catch (err) {
-      if (!isUniqueViolation(err)) throw err;
-      throw new AppError('already_exists', `A discount with code ${code} already exists`, [
-        { path: ['code'], message: `a discount with code ${code} already exists` },
-      ]);
+  return inTransaction(ctx, async (tx) => {
+    // Insert-or-skip (ON CONFLICT DO NOTHING): a taken code skips the row instead of failing the
+    // statement, which would end the whole transaction and leave no way to try another code.
+    const insert = async (code: string) => {
+      const data = row(code);
+      const { count } = await db(tx).discount.createMany({ data: [data], skipDuplicates: true });
+      return count === 1 ? data.id : null;
+    };
+    let id: string | null = null;
+    if (input.code !== undefined) {
+      const code = normalizeCode(input.code);
+      id = await insert(code);
+      if (!id) {
+        throw new AppError('already_exists', `A discount with code ${code} already exists`, [
+          { path: ['code'], message: `a discount with code ${code} already exists` },
+        ]);
+      }
     }
-  }
-  // 31^8 codes: a collision is rare, several in a row means something else is wrong.
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await ctx.db.discount.create({ data: data(generateCode()), include: withProducts });
-    } catch (err) {
-      if (!isUniqueViolation(err) || attempt >= 4) throw err;
+    // 31^8 codes: a collision is rare, several in a row means something else is wrong.
+    for (let attempt = 0; !id; attempt++) {
+      if (attempt === 5) throw new Error('could not generate an unused discount code in 5 attempts');
+      id = await insert(generateCode());
     }
-  }
+    const discountId = id;
+    if (productIds.length) await db(tx).discountProduct.createMany({ data: productIds.map((productId) => ({ discountId, productId })) });
+    return db(tx).discount.findUniqueOrThrow({ where: { id: discountId }, include: DISCOUNT_INCLUDE });
+  });
 }
 
-export async function findDiscount<Q extends { include?: P.DiscountInclude; select?: P.DiscountSelect }>(
+/** The discount a retrieve names: by id, by code (any case), or both. */
+function lookupWhere(input: { discount_id?: string; discount_code?: string }): P.DiscountWhereInput {
+  return {
+    ...(input.discount_id ? { id: input.discount_id } : {}),
+    ...(input.discount_code ? { code: normalizeCode(input.discount_code) } : {}),
+  };
+}
+
+/**
+ * By id or code (any case), with the caller's selection (GraphQL) or the /v1 shape; null when
+ * the store has no such discount in this environment (or neither is given).
+ */
+export async function findDiscount(
   ctx: RequestContext,
-  id: string,
-  query?: Q,
+  input: { discount_id?: string; discount_code?: string },
+  selection: DiscountSelection = { include: DISCOUNT_INCLUDE },
 ) {
-  const row = await ctx.db.discount.findFirst({ ...(query ?? {}), where: { id, ...scope(ctx) } });
-  if (!row) throw notFound('Discount', id);
+  if (!input.discount_id && !input.discount_code) return null;
+  return db(ctx).discount.findFirst({ ...selection, where: lookupWhere(input) });
+}
+
+export async function findDiscountOrThrow(ctx: RequestContext, input: RetrieveDiscountInput): Promise<DiscountWithProducts> {
+  const row = await db(ctx).discount.findFirst({ where: lookupWhere(input), include: DISCOUNT_INCLUDE });
+  if (!row) throw notFound('Discount', input.discount_id ?? input.discount_code);
   return row;
 }
 
-export async function retrieveDiscount(ctx: RequestContext, raw: unknown): Promise<DiscountWithProducts> {
-  const q = parseInput(retrieveDiscountSchema, raw);
-  const row = await ctx.db.discount.findFirst({
-    where: {
-      ...scope(ctx),
-      ...(q.discount_id ? { id: q.discount_id } : {}),
-      ...(q.discount_code ? { code: normalizeCode(q.discount_code) } : {}),
-    },
-    include: withProducts,
-  });
-  if (!row) throw notFound('Discount', q.discount_id ?? q.discount_code);
-  return row;
-}
-
-/** Status filters follow the status shown on the wire, which derives `expired` from the clock. */
-function statusFilter(status: 'active' | 'expired' | 'deleted' | undefined, now: Date): P.DiscountWhereInput {
+/** Status filters follow the status shown on the wire (`discountStatus`), which derives `expired` from the clock. */
+function statusFilter(status: DiscountStatus | undefined, now: Date): P.DiscountWhereInput {
   switch (status) {
     case undefined:
       return {};
@@ -117,108 +135,116 @@ function statusFilter(status: 'active' | 'expired' | 'deleted' | undefined, now:
   }
 }
 
-export type DiscountFilters = Partial<Pick<z.output<typeof searchDiscountsSchema>, 'status' | 'type' | 'product_id' | 'created_after' | 'created_before'>>;
-
-export function discountListFilter(ctx: RequestContext, filters: DiscountFilters = {}): P.DiscountWhereInput {
-  return {
-    ...scope(ctx),
-    ...statusFilter(filters.status, ctx.clock.now()),
-    ...(filters.type ? { type: filters.type } : {}),
+/** The store's discounts, newest first, by status (as of the context clock), type, product and creation time. */
+export function discountListing(ctx: RequestContext, filter: DiscountFilter) {
+  const where: P.DiscountWhereInput = {
+    ...statusFilter(filter.status, ctx.clock.now()),
+    ...(filter.type ? { type: filter.type } : {}),
     // A discount with no products applies to every product, so it matches any product filter.
-    ...(filters.product_id ? { AND: [{ OR: [{ products: { none: {} } }, { products: { some: { productId: filters.product_id } } }] }] } : {}),
-    ...(filters.created_after || filters.created_before
-      ? { createdAt: { ...(filters.created_after ? { gt: filters.created_after } : {}), ...(filters.created_before ? { lt: filters.created_before } : {}) } }
+    ...(filter.product_id ? { AND: [{ OR: [{ products: { none: {} } }, { products: { some: { productId: filter.product_id } } }] }] } : {}),
+    ...(filter.created_after || filter.created_before
+      ? { createdAt: { ...(filter.created_after ? { gt: filter.created_after } : {}), ...(filter.created_before ? { lt: filter.created_before } : {}) } }
       : {}),
   };
+  return {
+    rows: <A extends RowsArgs<P.DiscountInclude, P.DiscountSelect, P.DiscountWhereUniqueInput>>(args: A) =>
+      db(ctx).discount.findMany({ ...args, where, orderBy: { id: 'desc' } }) as Promise<P.DiscountGetPayload<A>[]>,
+    count: () => db(ctx).discount.count({ where }),
+  } satisfies Listing<object, unknown>;
 }
 
-export async function searchDiscounts(ctx: RequestContext, raw: unknown) {
-  const input = parseInput(searchDiscountsSchema, raw);
-  const where = discountListFilter(ctx, input);
-  const [items, total] = await Promise.all([
-    ctx.db.discount.findMany({ where, include: withProducts, orderBy: { id: 'desc' }, ...pageWindow(input) }),
-    ctx.db.discount.count({ where }),
-  ]);
-  return toPage(items, total, input);
+export function searchDiscounts(ctx: RequestContext, input: SearchDiscountsInput) {
+  const listing = discountListing(ctx, input);
+  return pageOf(input, listing, (window) => listing.rows({ ...window, include: DISCOUNT_INCLUDE }));
 }
 
 /**
  * Soft delete: the row stays readable by id (orders and subscriptions point at it) and can no
  * longer be redeemed. Its code stays taken, so a code a buyer once used never silently starts
- * meaning a different discount.
+ * meaning a different discount. Deleting twice answers the deleted discount again.
  */
-export async function deleteDiscount(ctx: RequestContext, raw: unknown): Promise<DiscountWithProducts> {
-  const { id } = parseInput(deleteDiscountSchema, raw);
-  const current = await ctx.db.discount.findFirst({ where: { id, ...scope(ctx) }, include: withProducts });
-  if (!current) throw notFound('Discount', id);
-  if (current.status === 'deleted') return current;
-  return ctx.db.discount.update({ where: { id: current.id }, data: { status: 'deleted' }, include: withProducts });
+export async function deleteDiscount(ctx: RequestContext, input: DiscountIdInput): Promise<DiscountWithProducts> {
+  // Writes only the status, and only while not deleted: nothing else of the row is read back into it.
+  await db(ctx).discount.updateMany({ where: { id: input.id, status: { not: 'deleted' } }, data: { status: 'deleted' } });
+  const row = await db(ctx).discount.findUnique({ where: { id: input.id }, include: DISCOUNT_INCLUDE });
+  if (!row) throw notFound('Discount', input.id);
+  return row;
 }
 
 // ---------------------------------------------------------------------------
 // Used by checkout completion
 // ---------------------------------------------------------------------------
 
-const rejectCode = (message: string) => new AppError('bad_request', message, [{ path: ['discount_code'], message }]);
+const rejectCode = (code: ErrorCode, message: string) => invalidField(['discount_code'], message, code);
 
 /**
- * The discount a buyer's code names, if it may be applied to this product now. This is a
- * pre-check for a friendly 400; the redemption itself is taken by `reserveRedemption`, which
- * re-checks the limit atomically.
+ * The discount a buyer's code names, if it may be applied to this product now; otherwise a 400
+ * on `discount_code` whose code says why. This is a pre-check for a friendly answer; the
+ * redemption itself is taken by `reserveRedemption`, which re-checks the limit atomically.
  */
 export async function findRedeemableDiscount(
   ctx: RequestContext,
   code: string,
-  product: { id: string; currency: string; billingType: string },
-  db: P.TransactionClient = ctx.db,
-): Promise<Discount & { products: { productId: string }[] }> {
+  product: { id: string; currency: string },
+): Promise<DiscountWithProducts> {
   const normalized = normalizeCode(code);
-  const d = await db.discount.findFirst({ where: { ...scope(ctx), code: normalized }, include: withProducts });
-  if (!d) throw rejectCode(`discount code ${normalized} is not valid`);
-  if (d.status === 'deleted') throw rejectCode(`discount code ${normalized} is no longer available`);
-  if (d.expiryDate && d.expiryDate.getTime() <= ctx.clock.now().getTime()) throw rejectCode(`discount code ${normalized} has expired`);
+  const d = await db(ctx).discount.findFirst({ where: { code: normalized }, include: DISCOUNT_INCLUDE });
+  if (!d) throw rejectCode('discount_invalid', `discount code ${normalized} is not valid`);
+  if (d.status === 'deleted') throw rejectCode('discount_invalid', `discount code ${normalized} is no longer available`);
+  if (d.expiryDate && d.expiryDate.getTime() <= ctx.clock.now().getTime()) throw rejectCode('discount_expired', `discount code ${normalized} has expired`);
   if (d.products.length && !d.products.some((p) => p.productId === product.id)) {
-    throw rejectCode(`discount code ${normalized} does not apply to this product`);
+    throw rejectCode('discount_not_applicable', `discount code ${normalized} does not apply to this product`);
   }
   if (d.type === 'fixed' && d.currency !== product.currency) {
-    throw rejectCode(`discount code ${normalized} is in ${d.currency} and cannot be applied to a price in ${product.currency}`);
+    throw rejectCode('discount_not_applicable', `discount code ${normalized} is in ${d.currency} and cannot be applied to a price in ${product.currency}`);
   }
   if (d.maxRedemptions !== null && d.timesRedeemed >= d.maxRedemptions) {
-    throw rejectCode(`discount code ${normalized} has reached its maximum number of redemptions`);
+    throw rejectCode('discount_exhausted', `discount code ${normalized} has reached its maximum number of redemptions`);
   }
   return d;
 }
 
 /**
- * The amount taken off `subTotal`, in minor units. Percentages round half up in integer
- * arithmetic so that no float ever touches money; a fixed discount never makes the total negative.
+ * The amount taken off `subTotal`, in minor units. A percentage rounds once, half away from
+ * zero (src/lib/money.ts); a fixed discount never takes off more than the subtotal.
  */
-export function discountAmountFor(d: Discount, subTotal: number): number {
-  if (subTotal <= 0) return 0;
-  if (d.type === 'percentage') return Math.min(subTotal, Math.floor((subTotal * d.amount + 50) / 100));
-  return Math.min(d.amount, subTotal);
+export function discountAmountFor(d: Pick<Discount, 'id' | 'type' | 'amount' | 'percentage'>, subTotal: bigint): bigint {
+  if (subTotal <= 0n) return 0n;
+  if (d.type === 'percentage') {
+    if (d.percentage === null) throw new Error(`percentage discount ${d.id} has no percentage`);
+    return minOf(subTotal, percentOf(subTotal, d.percentage));
+  }
+  if (d.amount === null) throw new Error(`fixed discount ${d.id} has no amount`);
+  return minOf(d.amount, subTotal);
 }
 
 /**
- * Takes one redemption if one is left, in a single conditional UPDATE: concurrent checkouts
- * each re-evaluate the condition against the committed count (PostgreSQL re-checks the WHERE
- * after waiting on the row lock), so the maximum can never be passed.
+ * Takes one redemption if one is left, in a single conditional UPDATE: active, not expired at
+ * the context's clock, and `maxRedemptions IS NULL OR timesRedeemed < maxRedemptions`.
+ * Concurrent checkouts each re-evaluate the condition against the committed count (PostgreSQL
+ * re-checks the WHERE after waiting on the row lock), so the maximum can never be passed. In
+ * the caller's transaction, a rollback gives the redemption back.
  */
-export async function reserveRedemption(tx: P.TransactionClient, discountId: string, now: Date): Promise<boolean> {
-  const updated = await tx.$executeRaw`
-    UPDATE "Discount"
-       SET "timesRedeemed" = "timesRedeemed" + 1, "updatedAt" = ${now}
-     WHERE "id" = ${discountId}
-       AND "status" = 'active'
-       AND ("expiryDate" IS NULL OR "expiryDate" > ${now})
-       AND ("maxRedemptions" IS NULL OR "timesRedeemed" < "maxRedemptions")`;
-  return updated === 1;
+export async function reserveRedemption(ctx: RequestContext, discountId: string): Promise<boolean> {
+  const now = ctx.clock.now();
+  const { count } = await db(ctx).discount.updateMany({
+    where: {
+      id: discountId,
+      status: 'active',
+      AND: [
+        { OR: [{ expiryDate: null }, { expiryDate: { gt: now } }] },
+        { OR: [{ maxRedemptions: null }, { timesRedeemed: { lt: db(ctx).discount.fields.maxRedemptions } }] },
+      ],
+    },
+    data: { timesRedeemed: { increment: 1 }, updatedAt: now },
+  });
+  return count === 1;
 }
 
-/** Gives back a redemption taken by `reserveRedemption` (a checkout that did not complete). */
-export async function releaseRedemption(tx: P.TransactionClient, discountId: string): Promise<void> {
-  await tx.$executeRaw`
-    UPDATE "Discount"
-       SET "timesRedeemed" = "timesRedeemed" - 1
-     WHERE "id" = ${discountId} AND "timesRedeemed" > 0`;
+/** Gives back a redemption taken by `reserveRedemption` (a checkout that did not complete); never below 0. */
+export async function releaseRedemption(ctx: RequestContext, discountId: string): Promise<void> {
+  await db(ctx).discount.updateMany({
+    where: { id: discountId, timesRedeemed: { gt: 0 } },
+    data: { timesRedeemed: { decrement: 1 }, updatedAt: ctx.clock.now() },
+  });
 }

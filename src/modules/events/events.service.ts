@@ -1,5 +1,6 @@
 import type { Prisma } from '../../generated/prisma/client.js';
-import { scope, type RequestContext } from '../../context.js';
+import type { RequestContext } from '../../context.js';
+import { db, inTransactionNow } from '../../db/tenant.js';
 import { newId } from '../../lib/ids.js';
 
 /** Event types of the spec's table; the only names an event may carry. */
@@ -25,26 +26,19 @@ export const EVENT_TYPES = [
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /**
- * The only way to emit an event: it takes the transaction of the change it describes, so
- * the event and its deliveries are committed if and only if the change is (transactional
+ * The only way to emit an event. It must run in the transaction of the change it describes,
+ * so the event and its deliveries are committed if and only if the change is (transactional
  * outbox). `payload` is the resource as the REST API renders it at this moment.
  */
-export async function recordEvent(
-  tx: Prisma.TransactionClient,
-  ctx: Pick<RequestContext, 'storeId' | 'mode' | 'clock'>,
-  type: EventType,
-  payload: Prisma.InputJsonObject,
-) {
+export async function recordEvent(ctx: RequestContext, type: EventType, payload: Prisma.InputJsonObject) {
+  if (!inTransactionNow(ctx)) throw new Error('recordEvent must run in the transaction of the change it announces');
   const now = ctx.clock.now();
-  const event = await tx.event.create({ data: { id: newId('event'), ...scope(ctx), type, payload, createdAt: now } });
+  const event = await db(ctx).event.create({ data: { id: newId('event'), type, payload, createdAt: now } });
   // Fan-out in the same transaction: every endpoint subscribed right now gets its delivery,
   // so a committed event can never be missing from an endpoint's queue.
-  const endpoints = await tx.webhookEndpoint.findMany({
-    where: { ...scope(ctx), enabled: true, deletedAt: null, events: { has: type } },
-    select: { id: true },
-  });
+  const endpoints = await db(ctx).webhookEndpoint.findMany({ where: { enabled: true, deletedAt: null, events: { has: type } }, select: { id: true } });
   if (endpoints.length) {
-    await tx.webhookDelivery.createMany({
+    await db(ctx).webhookDelivery.createMany({
       data: endpoints.map((e) => ({ id: newId('delivery'), eventId: event.id, endpointId: e.id, nextAttemptAt: now, createdAt: now })),
     });
   }

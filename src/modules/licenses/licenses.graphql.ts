@@ -1,18 +1,22 @@
-import { builder, ModeEnum } from '../../graphql/builder.js';
-import { apiIdOf } from '../../graphql/input.js';
-import { scope } from '../../context.js';
-import { licenseWireStatus } from './licenses.serializer.js';
-import { activateLicense, deactivateLicense, validateLicense } from './licenses.service.js';
+import { apiEnum, builder, ModeEnum } from '../../graphql/builder.js';
+import { operationMutation, payloadType } from '../../graphql/mutation.js';
+import { activateLicenseOp, deactivateLicenseOp, validateLicenseOp } from './licenses.operations.js';
+import { licenseWireStatus } from './licenses.rules.js';
+import { LICENSE_INSTANCE_STATUSES, LICENSE_STATUSES } from './licenses.schemas.js';
+
+const LicenseStatusEnum = apiEnum('LicenseStatus', LICENSE_STATUSES, '`expired` once expiresAt has passed; `disabled` wins over it');
+const LicenseInstanceStatusEnum = apiEnum('LicenseInstanceStatus', LICENSE_INSTANCE_STATUSES);
 
 export const LicenseNode = builder.prismaNode('License', {
   id: { field: 'id' },
-  findUnique: (id, ctx) => ({ id, ...scope(ctx.core) }),
+  nullable: true,
   fields: (t) => ({
-    apiId: t.exposeString('id', { description: 'The id used by the /v1 REST API' }),
     mode: t.expose('mode', { type: ModeEnum }),
     key: t.exposeString('key'),
-    status: t.string({
-      description: 'inactive | active | expired | disabled; `expired` once expiresAt has passed',
+    status: t.field({
+      type: LicenseStatusEnum,
+      description: 'As the buyer\'s software sees it, at the time of the request',
+      select: { status: true, expiresAt: true },
       resolve: (l, _a, ctx) => licenseWireStatus(l, ctx.core.clock.now()),
     }),
     activation: t.exposeInt('activationCount', { description: 'Active instances' }),
@@ -32,55 +36,60 @@ export const LicenseNode = builder.prismaNode('License', {
 
 builder.prismaNode('LicenseInstance', {
   id: { field: 'id' },
-  // Instances carry no store id; they are reachable only through a license of the caller's store.
-  findUnique: (id, ctx) => ({ id, mode: ctx.core.mode, license: { storeId: ctx.core.storeId } }),
+  nullable: true,
   fields: (t) => ({
-    apiId: t.exposeString('id', { description: 'The id used by the /v1 REST API' }),
     mode: t.expose('mode', { type: ModeEnum }),
     name: t.exposeString('name'),
-    status: t.exposeString('status', { description: 'active | deactivated' }),
+    status: t.field({ type: LicenseInstanceStatusEnum, select: { status: true }, resolve: (i) => i.status as (typeof LICENSE_INSTANCE_STATUSES)[number] }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     deactivatedAt: t.expose('deactivatedAt', { type: 'DateTime', nullable: true }),
     license: t.relation('license'),
   }),
 });
 
-builder.prismaObjectField('Customer', 'licenses', (t) =>
-  t.relatedConnection('licenses', {
+builder.prismaObjectFields('Customer', (t) => ({
+  licenses: t.relatedConnection('licenses', {
     cursor: 'id',
     totalCount: true,
     description: "The customer's license keys, newest first",
     query: { orderBy: { id: 'desc' } },
   }),
-);
+}));
+
+const ActivateLicenseInput = builder.inputType('ActivateLicenseInput', {
+  fields: (t) => ({
+    key: t.string({ required: true }),
+    instanceName: t.string({ required: true, description: 'A name for the device, e.g. its host name' }),
+  }),
+});
+
+const licenseInstanceInput = (name: string) =>
+  builder.inputType(name, {
+    fields: (t) => ({
+      key: t.string({ required: true }),
+      instanceId: t.id({ required: true, description: 'The instance (lici_…) that activateLicense answered' }),
+    }),
+  });
 
 // The mutations answer the instance acted on; its `license` gives the key's status and count.
-builder.mutationFields((t) => ({
-  activateLicense: t.prismaField({
-    type: 'LicenseInstance',
-    description: 'Registers a device (instance) on a license key; refused once the activation limit is reached',
-    args: { key: t.arg.string({ required: true }), instanceName: t.arg.string({ required: true }) },
-    resolve: async (query, _p, args, ctx) => {
-      const { instance } = await activateLicense(ctx.core, { key: args.key, instance_name: args.instanceName });
-      return ctx.core.db.licenseInstance.findUniqueOrThrow({ ...query, where: { id: instance.id } });
-    },
-  }),
-  validateLicense: t.prismaField({
-    type: 'LicenseInstance',
-    description: 'Checks a key and one of its instances; an expired or disabled key answers with that status',
-    args: { key: t.arg.string({ required: true }), instanceId: t.arg.id({ required: true }) },
-    resolve: async (query, _p, args, ctx) => {
-      const { instance } = await validateLicense(ctx.core, { key: args.key, instance_id: apiIdOf(String(args.instanceId), 'LicenseInstance') });
-      return ctx.core.db.licenseInstance.findUniqueOrThrow({ ...query, where: { id: instance.id } });
-    },
-  }),
-  deactivateLicense: t.prismaField({
-    type: 'LicenseInstance',
-    description: "Frees an instance's activation slot",
-    args: { key: t.arg.string({ required: true }), instanceId: t.arg.id({ required: true }) },
-    resolve: async (query, _p, args, ctx) => {
-      const { instance } = await deactivateLicense(ctx.core, { key: args.key, instance_id: apiIdOf(String(args.instanceId), 'LicenseInstance') });
-      return ctx.core.db.licenseInstance.findUniqueOrThrow({ ...query, where: { id: instance.id } });
-    },
-  }),
-}));
+operationMutation('activateLicense', {
+  op: activateLicenseOp,
+  input: ActivateLicenseInput,
+  payload: payloadType('ActivateLicensePayload', 'instance', 'LicenseInstance', 'The instance registered'),
+  description: 'Registers a device (instance) on a license key; refused once the activation limit is reached',
+});
+
+// A read, kept a mutation field as before: software calls it like activate and deactivate.
+operationMutation('validateLicense', {
+  op: validateLicenseOp,
+  input: licenseInstanceInput('ValidateLicenseInput'),
+  payload: payloadType('ValidateLicensePayload', 'instance', 'LicenseInstance', 'The instance checked'),
+  description: 'Checks a key and one of its instances; an expired or disabled key answers with that status',
+});
+
+operationMutation('deactivateLicense', {
+  op: deactivateLicenseOp,
+  input: licenseInstanceInput('DeactivateLicenseInput'),
+  payload: payloadType('DeactivateLicensePayload', 'instance', 'LicenseInstance', 'The instance deactivated'),
+  description: "Frees an instance's activation slot",
+});

@@ -1,17 +1,5 @@
 import type { License, LicenseInstance } from '../../generated/prisma/client.js';
-
-export type LicenseWireStatus = 'inactive' | 'active' | 'expired' | 'disabled';
-
-/**
- * Status as the buyer's software should see it. Expiry is derived from the clock rather than
- * stored, so a key turns `expired` at its instant without a background job; `disabled` wins
- * because a seller's revocation is final even for a key that would have expired anyway.
- */
-export function licenseWireStatus(l: Pick<License, 'status' | 'expiresAt'>, now: Date): LicenseWireStatus {
-  if (l.status === 'disabled') return 'disabled';
-  if (l.expiresAt && l.expiresAt.getTime() <= now.getTime()) return 'expired';
-  return l.status as LicenseWireStatus;
-}
+import { licenseWireStatus } from './licenses.rules.js';
 
 export function serializeLicenseInstance(i: LicenseInstance) {
   return {
@@ -29,11 +17,7 @@ export function serializeLicenseInstance(i: LicenseInstance) {
  * deactivate); without it, the first of `instances` if the caller loaded them (ordered as it
  * wants), else null.
  */
-export function serializeLicense(
-  l: License & { instances?: LicenseInstance[] },
-  now: Date,
-  instance?: LicenseInstance | null,
-) {
+export function serializeLicense(l: License & { instances?: LicenseInstance[] }, now: Date, instance?: LicenseInstance | null) {
   const shown = instance !== undefined ? instance : (l.instances?.[0] ?? null);
   return {
     id: l.id,

@@ -1,22 +1,30 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestContext } from '../../context.js';
 import type { ManualClock } from '../../lib/clock.js';
+import { inTransaction } from '../../db/tenant.js';
 import { AppError } from '../../lib/errors.js';
 import { openTestDatabase, type TestDatabase } from '../../../test/support/database.js';
-import { storeContext } from '../../../test/support/context.js';
-import { createCustomer } from '../customers/customers.service.js';
-import { createProduct } from '../products/products.service.js';
-import { serializeLicense } from './licenses.serializer.js';
+import { perform, storeContext } from '../../../test/support/context.js';
+import { createCustomerOp } from '../customers/customers.operations.js';
+import { createProductOp } from '../products/products.operations.js';
 import {
-  activateLicense,
-  deactivateLicense,
-  issueLicense,
-  listCustomerLicenses,
-  listLicenseInstances,
-  validateLicense,
-} from './licenses.service.js';
+  activateLicenseOp,
+  deactivateLicenseOp,
+  listCustomerLicensesOp,
+  listLicenseInstancesOp,
+  validateLicenseOp,
+} from './licenses.operations.js';
+import { serializeLicense } from './licenses.serializer.js';
+import { issueLicense } from './licenses.service.js';
 
 const DAY = 24 * 60 * 60 * 1000;
+
+// The operations as the transports run them: raw input validated by the operation's schema, writes in one transaction.
+const activateLicense = (c: RequestContext, raw: unknown) => perform(c, activateLicenseOp, raw);
+const validateLicense = (c: RequestContext, raw: unknown) => perform(c, validateLicenseOp, raw);
+const deactivateLicense = (c: RequestContext, raw: unknown) => perform(c, deactivateLicenseOp, raw);
+const listLicenseInstances = (c: RequestContext, raw: unknown) => perform(c, listLicenseInstancesOp, raw);
+const listCustomerLicenses = (c: RequestContext, raw: unknown) => perform(c, listCustomerLicensesOp, raw);
 
 async function failure(promise: Promise<unknown>): Promise<AppError> {
   const err = await promise.then(
@@ -34,8 +42,8 @@ describe('licenses service rules', () => {
   let customerId: string;
 
   async function issue(options: { activationLimit?: number | null; expiresInDays?: number | null } = {}) {
-    return ctx.db.$transaction((tx) =>
-      issueLicense(tx, ctx, {
+    return inTransaction(ctx, (tx) =>
+      issueLicense(tx, {
         productId,
         customerId,
         orderId: null,
@@ -46,12 +54,13 @@ describe('licenses service rules', () => {
     );
   }
 
-  const instancesOf = (licenseId: string) => ctx.db.licenseInstance.findMany({ where: { licenseId } });
+  const instancesOf = (licenseId: string) => db.prisma.licenseInstance.findMany({ where: { licenseId } });
+  const activationCountOf = async (licenseId: string) => (await db.prisma.license.findUniqueOrThrow({ where: { id: licenseId } })).activationCount;
 
   beforeAll(async () => {
     db = await openTestDatabase();
-    ctx = await storeContext(db.prisma);
-    const product = await createProduct(ctx, {
+    ctx = await storeContext(db);
+    const product = await perform(ctx, createProductOp, {
       name: 'Desktop app',
       price: 4900,
       currency: 'EUR',
@@ -59,7 +68,7 @@ describe('licenses service rules', () => {
       features: [{ type: 'licenseKey', description: 'Key', license_key: { activation_limit: 3, expires_in_days: 365 } }],
     });
     productId = product.id;
-    customerId = (await createCustomer(ctx, { email: 'buyer@example.com' })).id;
+    customerId = (await perform(ctx, createCustomerOp, { email: 'buyer@example.com' })).id;
   });
   afterAll(() => db?.close());
 
@@ -77,13 +86,15 @@ describe('licenses service rules', () => {
     const license = await issue({ activationLimit: 2 });
     const first = await activateLicense(ctx, { key: license.key, instance_name: 'laptop' });
     expect(first.license).toMatchObject({ activationCount: 1, status: 'active' });
-    expect(first.instance).toMatchObject({ name: 'laptop', status: 'active', licenseId: license.id, mode: 'test' });
+    // The instance belongs to the license's store and environment.
+    expect(first.instance).toMatchObject({ name: 'laptop', status: 'active', licenseId: license.id, storeId: ctx.storeId, mode: 'test' });
     await activateLicense(ctx, { key: license.key, instance_name: 'desktop' });
     const refused = await failure(activateLicense(ctx, { key: license.key, instance_name: 'third' }));
-    expect(refused.code).toBe('bad_request');
+    expect(refused.code).toBe('activation_limit_reached');
+    expect(refused.kind).toBe('invalid_request');
     expect(refused.messages()).toEqual(['key: activation limit of 2 reached']);
     expect(await instancesOf(license.id)).toHaveLength(2);
-    expect((await ctx.db.license.findUniqueOrThrow({ where: { id: license.id } })).activationCount).toBe(2);
+    expect(await activationCountOf(license.id)).toBe(2);
   });
 
   it('never exceeds the limit under concurrent activations', async () => {
@@ -93,8 +104,8 @@ describe('licenses service rules', () => {
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
     const rejected = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-    expect(rejected.map((r) => (r.reason as AppError).code)).toEqual(Array(5).fill('bad_request'));
-    expect((await ctx.db.license.findUniqueOrThrow({ where: { id: license.id } })).activationCount).toBe(3);
+    expect(rejected.map((r) => (r.reason as AppError).code)).toEqual(Array(5).fill('activation_limit_reached'));
+    expect(await activationCountOf(license.id)).toBe(3);
     expect(await instancesOf(license.id)).toHaveLength(3);
   });
 
@@ -133,6 +144,7 @@ describe('licenses service rules', () => {
       const after = await validateLicense(ctx, { key: license.key, instance_id: instance.id });
       expect(serializeLicense(after.license, ctx.clock.now(), after.instance).status).toBe('expired');
       const refused = await failure(activateLicense(ctx, { key: license.key, instance_name: 'desktop' }));
+      expect(refused.code).toBe('license_expired');
       expect(refused.messages()).toEqual([`key: license key expired on ${new Date(start + 10 * DAY).toISOString()}`]);
       expect(await instancesOf(license.id)).toHaveLength(1);
     } finally {
@@ -143,10 +155,12 @@ describe('licenses service rules', () => {
   it('answers a disabled key with status disabled and refuses to activate it', async () => {
     const license = await issue();
     const { instance } = await activateLicense(ctx, { key: license.key, instance_name: 'laptop' });
-    await ctx.db.license.update({ where: { id: license.id }, data: { status: 'disabled' } });
+    await db.prisma.license.update({ where: { id: license.id }, data: { status: 'disabled' } });
     const v = await validateLicense(ctx, { key: license.key, instance_id: instance.id });
     expect(serializeLicense(v.license, ctx.clock.now(), v.instance).status).toBe('disabled');
-    expect((await failure(activateLicense(ctx, { key: license.key, instance_name: 'x' }))).messages()).toEqual(['key: license key is disabled']);
+    const refused = await failure(activateLicense(ctx, { key: license.key, instance_name: 'x' }));
+    expect(refused.code).toBe('license_disabled');
+    expect(refused.messages()).toEqual(['key: license key is disabled']);
   });
 
   it('deactivates once: the slot is freed, a second deactivation is refused and changes nothing', async () => {
@@ -156,8 +170,9 @@ describe('licenses service rules', () => {
     expect(done.instance).toMatchObject({ id: instance.id, status: 'deactivated', deactivatedAt: ctx.clock.now() });
     expect(done.license).toMatchObject({ activationCount: 0, status: 'inactive' });
     const again = await failure(deactivateLicense(ctx, { key: license.key, instance_id: instance.id }));
+    expect(again.code).toBe('instance_already_deactivated');
     expect(again.messages()).toEqual(['instance_id: instance already deactivated']);
-    expect((await ctx.db.license.findUniqueOrThrow({ where: { id: license.id } })).activationCount).toBe(0);
+    expect(await activationCountOf(license.id)).toBe(0);
     // The freed slot can be used again.
     const next = await activateLicense(ctx, { key: license.key, instance_name: 'new laptop' });
     expect(next.license).toMatchObject({ activationCount: 1, status: 'active' });
@@ -171,7 +186,9 @@ describe('licenses service rules', () => {
       Array.from({ length: 5 }, () => deactivateLicense(ctx, { key: license.key, instance_id: instance.id })),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    expect((await ctx.db.license.findUniqueOrThrow({ where: { id: license.id } })).activationCount).toBe(1);
+    const rejected = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(rejected.map((r) => (r.reason as AppError).code)).toEqual(Array(4).fill('instance_already_deactivated'));
+    expect(await activationCountOf(license.id)).toBe(1);
   });
 
   it('validates input and names the field', async () => {
@@ -188,7 +205,7 @@ describe('licenses service rules', () => {
   it('hides keys, licenses and customers of another store or environment (404)', async () => {
     const license = await issue();
     const { instance } = await activateLicense(ctx, { key: license.key, instance_name: 'laptop' });
-    const otherStore = await storeContext(db.prisma);
+    const otherStore = await storeContext(db);
     const prodOfSameStore = { ...ctx, mode: 'prod' as const };
     for (const foreign of [otherStore, prodOfSameStore]) {
       expect((await failure(activateLicense(foreign, { key: license.key, instance_name: 'x' }))).code).toBe('not_found');
@@ -197,16 +214,16 @@ describe('licenses service rules', () => {
       expect((await failure(listLicenseInstances(foreign, { id: license.id }))).code).toBe('not_found');
       expect((await failure(listCustomerLicenses(foreign, { id: customerId }))).code).toBe('not_found');
     }
-    expect((await ctx.db.license.findUniqueOrThrow({ where: { id: license.id } })).activationCount).toBe(1);
+    expect(await activationCountOf(license.id)).toBe(1);
   });
 
   it("pages a customer's licenses and a license's instances, newest first", async () => {
-    const customer = await createCustomer(ctx, { email: 'pager@example.com' });
+    const customer = await perform(ctx, createCustomerOp, { email: 'pager@example.com' });
     const issued = [];
     for (let i = 0; i < 3; i++) {
       issued.push(
-        await ctx.db.$transaction((tx) =>
-          issueLicense(tx, ctx, { productId, customerId: customer.id, orderId: null, subscriptionId: null, activationLimit: null, expiresInDays: null }),
+        await inTransaction(ctx, (tx) =>
+          issueLicense(tx, { productId, customerId: customer.id, orderId: null, subscriptionId: null, activationLimit: null, expiresInDays: null }),
         ),
       );
     }

@@ -1,20 +1,25 @@
 import { randomBytes } from 'node:crypto';
-import type { License, LicenseInstance, Prisma } from '../../generated/prisma/client.js';
-import { scope, type RequestContext } from '../../context.js';
-import { AppError, notFound } from '../../lib/errors.js';
+import type { License, LicenseInstance, Prisma as P } from '../../generated/prisma/client.js';
+import type { RequestContext } from '../../context.js';
+import { db, inTransaction } from '../../db/tenant.js';
+import { invalidField, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { pageWindow, toPage } from '../../lib/pagination.js';
-import { parseInput } from '../../lib/validation.js';
-import { findCustomer } from '../customers/customers.service.js';
-import {
-  activateLicenseSchema,
-  deactivateLicenseSchema,
-  listCustomerLicensesSchema,
-  listLicenseInstancesSchema,
-  validateLicenseSchema,
+import { pageOf, type Listing, type RowsArgs } from '../../lib/pagination.js';
+import { assertCustomerExists } from '../customers/customers.service.js';
+import { licenseExpired } from './licenses.rules.js';
+import type {
+  ActivateLicenseInput,
+  DeactivateLicenseInput,
+  ListCustomerLicensesInput,
+  ListLicenseInstancesInput,
+  ValidateLicenseInput,
 } from './licenses.schemas.js';
 
+export { licenseWireStatus, type LicenseWireStatus } from './licenses.rules.js';
+
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+type LicenseSelection = { include?: P.LicenseInclude; select?: P.LicenseSelect };
 
 // RFC 4648 base32: no 0/1/8/9, so a buyer typing the key cannot confuse O with 0 or I with 1.
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
@@ -35,28 +40,25 @@ export interface LicenseWithInstance {
   instance: LicenseInstance;
 }
 
+export interface IssueLicenseArgs {
+  productId: string;
+  customerId: string;
+  orderId: string | null;
+  subscriptionId: string | null;
+  activationLimit: number | null;
+  expiresInDays: number | null;
+}
+
 /**
- * Issues the license a purchase grants, inside the caller's (checkout's) transaction. It
- * starts `inactive`: it becomes `active` with its first activation, as the buyer's software
- * sees it.
+ * Issues the license a purchase grants, in the caller's (the checkout's) transaction when
+ * there is one. It starts `inactive`: it becomes `active` with its first activation, as the
+ * buyer's software sees it.
  */
-export async function issueLicense(
-  tx: Prisma.TransactionClient,
-  ctx: Pick<RequestContext, 'storeId' | 'mode' | 'clock'>,
-  args: {
-    productId: string;
-    customerId: string;
-    orderId: string | null;
-    subscriptionId: string | null;
-    activationLimit: number | null;
-    expiresInDays: number | null;
-  },
-): Promise<License> {
+export async function issueLicense(ctx: RequestContext, args: IssueLicenseArgs): Promise<License> {
   const now = ctx.clock.now();
-  return tx.license.create({
+  return db(ctx).license.create({
     data: {
       id: newId('license'),
-      ...scope(ctx),
       productId: args.productId,
       customerId: args.customerId,
       orderId: args.orderId,
@@ -75,19 +77,17 @@ export async function issueLicense(
  * A key of another store or environment answers exactly like an unknown one, so a key cannot
  * be probed across tenants. The key itself is not echoed: it is a secret.
  */
-async function licenseByKeyOrThrow(db: Prisma.TransactionClient, ctx: RequestContext, key: string): Promise<License> {
-  const license = await db.license.findFirst({ where: { key, ...scope(ctx) } });
+async function licenseByKeyOrThrow(ctx: RequestContext, key: string): Promise<License> {
+  const license = await db(ctx).license.findFirst({ where: { key } });
   if (!license) throw notFound('License key');
   return license;
 }
 
-async function instanceOfOrThrow(db: Prisma.TransactionClient, license: License, instanceId: string): Promise<LicenseInstance> {
-  const instance = await db.licenseInstance.findFirst({ where: { id: instanceId, licenseId: license.id } });
+async function instanceOfOrThrow(ctx: RequestContext, license: License, instanceId: string): Promise<LicenseInstance> {
+  const instance = await db(ctx).licenseInstance.findFirst({ where: { id: instanceId, licenseId: license.id } });
   if (!instance) throw notFound('License instance', instanceId);
   return instance;
 }
-
-const keyRefused = (message: string) => new AppError('bad_request', message, [{ path: ['key'], message }]);
 
 /**
  * Registers one more device. The limit holds under concurrent activations because the count
@@ -95,25 +95,24 @@ const keyRefused = (message: string) => new AppError('bad_request', message, [{ 
  * inserts the instance: the row lock makes concurrent activations queue, and each re-checks
  * the condition against the committed count before it passes.
  */
-export async function activateLicense(ctx: RequestContext, raw: unknown): Promise<LicenseWithInstance> {
-  const input = parseInput(activateLicenseSchema, raw);
-  return ctx.db.$transaction(async (tx) => {
-    const license = await licenseByKeyOrThrow(tx, ctx, input.key);
-    const now = ctx.clock.now();
-    if (license.status === 'disabled') throw keyRefused('license key is disabled');
-    if (license.expiresAt && license.expiresAt.getTime() <= now.getTime()) {
-      throw keyRefused(`license key expired on ${license.expiresAt.toISOString()}`);
+export async function activateLicense(ctx: RequestContext, input: ActivateLicenseInput): Promise<LicenseWithInstance> {
+  return inTransaction(ctx, async (tx) => {
+    const license = await licenseByKeyOrThrow(tx, input.key);
+    const now = tx.clock.now();
+    if (license.status === 'disabled') throw invalidField(['key'], 'license key is disabled', 'license_disabled');
+    if (licenseExpired(license, now)) {
+      throw invalidField(['key'], `license key expired on ${license.expiresAt!.toISOString()}`, 'license_expired');
     }
     const limit = license.activationLimit;
-    const raised = await tx.license.updateMany({
+    const raised = await db(tx).license.updateMany({
       where: { id: license.id, ...(limit == null ? {} : { activationCount: { lt: limit } }) },
       data: { activationCount: { increment: 1 }, status: 'active' },
     });
-    if (raised.count === 0) throw keyRefused(`activation limit of ${limit} reached`);
-    const instance = await tx.licenseInstance.create({
-      data: { id: newId('licenseInstance'), licenseId: license.id, mode: license.mode, name: input.instance_name, status: 'active', createdAt: now },
+    if (raised.count === 0) throw invalidField(['key'], `activation limit of ${limit} reached`, 'activation_limit_reached');
+    const instance = await db(tx).licenseInstance.create({
+      data: { id: newId('licenseInstance'), licenseId: license.id, name: input.instance_name, status: 'active', createdAt: now },
     });
-    const updated = await tx.license.findUniqueOrThrow({ where: { id: license.id } });
+    const updated = await db(tx).license.findUniqueOrThrow({ where: { id: license.id } });
     return { license: updated, instance };
   });
 }
@@ -123,10 +122,9 @@ export async function activateLicense(ctx: RequestContext, raw: unknown): Promis
  * status `expired` / `disabled`: the buyer's software needs to tell "your key ran out" from
  * "no such key" (404), which an error status would blur.
  */
-export async function validateLicense(ctx: RequestContext, raw: unknown): Promise<LicenseWithInstance> {
-  const input = parseInput(validateLicenseSchema, raw);
-  const license = await licenseByKeyOrThrow(ctx.db, ctx, input.key);
-  const instance = await instanceOfOrThrow(ctx.db, license, input.instance_id);
+export async function validateLicense(ctx: RequestContext, input: ValidateLicenseInput): Promise<LicenseWithInstance> {
+  const license = await licenseByKeyOrThrow(ctx, input.key);
+  const instance = await instanceOfOrThrow(ctx, license, input.instance_id);
   return { license, instance };
 }
 
@@ -136,53 +134,67 @@ export async function validateLicense(ctx: RequestContext, raw: unknown): Promis
  * the count is lowered exactly once per instance; the conditional UPDATE on the instance
  * makes that hold for concurrent calls as well.
  */
-export async function deactivateLicense(ctx: RequestContext, raw: unknown): Promise<LicenseWithInstance> {
-  const input = parseInput(deactivateLicenseSchema, raw);
-  return ctx.db.$transaction(async (tx) => {
-    const license = await licenseByKeyOrThrow(tx, ctx, input.key);
+export async function deactivateLicense(ctx: RequestContext, input: DeactivateLicenseInput): Promise<LicenseWithInstance> {
+  return inTransaction(ctx, async (tx) => {
+    const license = await licenseByKeyOrThrow(tx, input.key);
     await instanceOfOrThrow(tx, license, input.instance_id);
-    const now = ctx.clock.now();
-    const flipped = await tx.licenseInstance.updateMany({
+    const now = tx.clock.now();
+    const flipped = await db(tx).licenseInstance.updateMany({
       where: { id: input.instance_id, licenseId: license.id, status: 'active' },
       data: { status: 'deactivated', deactivatedAt: now },
     });
-    if (flipped.count === 0) {
-      throw new AppError('bad_request', 'instance already deactivated', [{ path: ['instance_id'], message: 'instance already deactivated' }]);
-    }
-    let updated = await tx.license.update({ where: { id: license.id }, data: { activationCount: { decrement: 1 } } });
-    // With no device left the key is back to "issued, not in use"; a disabled key stays disabled.
-    if (updated.activationCount === 0 && updated.status === 'active') {
-      updated = await tx.license.update({ where: { id: license.id }, data: { status: 'inactive' } });
-    }
-    const instance = await tx.licenseInstance.findUniqueOrThrow({ where: { id: input.instance_id } });
+    if (flipped.count === 0) throw invalidField(['instance_id'], 'instance already deactivated', 'instance_already_deactivated');
+    await db(tx).license.update({ where: { id: license.id }, data: { activationCount: { decrement: 1 } } });
+    // With no device left the key is back to "issued, not in use"; a disabled key stays
+    // disabled. The row is locked by the update above until the transaction ends.
+    await db(tx).license.updateMany({ where: { id: license.id, activationCount: 0, status: 'active' }, data: { status: 'inactive' } });
+    const updated = await db(tx).license.findUniqueOrThrow({ where: { id: license.id } });
+    const instance = await db(tx).licenseInstance.findUniqueOrThrow({ where: { id: input.instance_id } });
     return { license: updated, instance };
   });
 }
 
-export async function findLicenseOrThrow(ctx: RequestContext, id: string): Promise<License> {
-  const license = await ctx.db.license.findFirst({ where: { id, ...scope(ctx) } });
-  if (!license) throw notFound('License', id);
+/** A license with the caller's selection; null when the caller has none such. */
+export function findLicense(ctx: RequestContext, input: { id: string }, selection: LicenseSelection = {}) {
+  return db(ctx).license.findUnique({ ...selection, where: { id: input.id } });
+}
+
+export async function findLicenseOrThrow(ctx: RequestContext, input: { id: string }): Promise<License> {
+  const license = await db(ctx).license.findUnique({ where: { id: input.id } });
+  if (!license) throw notFound('License', input.id);
   return license;
 }
 
-export async function listLicenseInstances(ctx: RequestContext, raw: unknown) {
-  const input = parseInput(listLicenseInstancesSchema, raw);
-  const license = await findLicenseOrThrow(ctx, input.id);
-  const where = { licenseId: license.id };
-  const [items, total] = await Promise.all([
-    ctx.db.licenseInstance.findMany({ where, orderBy: { id: 'desc' }, ...pageWindow(input) }),
-    ctx.db.licenseInstance.count({ where }),
-  ]);
-  return toPage(items, total, input);
+/** A license's activations, newest first, deactivated ones included. */
+export function licenseInstanceListing(ctx: RequestContext, licenseId: string) {
+  const where: P.LicenseInstanceWhereInput = { licenseId };
+  return {
+    rows: <A extends RowsArgs<P.LicenseInstanceInclude, P.LicenseInstanceSelect, P.LicenseInstanceWhereUniqueInput>>(args: A) =>
+      db(ctx).licenseInstance.findMany({ ...args, where, orderBy: { id: 'desc' } }) as Promise<P.LicenseInstanceGetPayload<A>[]>,
+    count: () => db(ctx).licenseInstance.count({ where }),
+  } satisfies Listing<object, unknown>;
 }
 
-export async function listCustomerLicenses(ctx: RequestContext, raw: unknown) {
-  const input = parseInput(listCustomerLicensesSchema, raw);
-  const customer = await findCustomer(ctx, input.id);
-  const where = { customerId: customer.id, ...scope(ctx) };
-  const [items, total] = await Promise.all([
-    ctx.db.license.findMany({ where, orderBy: { id: 'desc' }, ...pageWindow(input) }),
-    ctx.db.license.count({ where }),
-  ]);
-  return toPage(items, total, input);
+/** A 404 when the caller has no such license. */
+export async function listLicenseInstances(ctx: RequestContext, input: ListLicenseInstancesInput) {
+  await findLicenseOrThrow(ctx, input);
+  const listing = licenseInstanceListing(ctx, input.id);
+  return pageOf(input, listing, (window) => listing.rows(window));
+}
+
+/** A customer's license keys, newest first. */
+export function customerLicenseListing(ctx: RequestContext, customerId: string) {
+  const where: P.LicenseWhereInput = { customerId };
+  return {
+    rows: <A extends RowsArgs<P.LicenseInclude, P.LicenseSelect, P.LicenseWhereUniqueInput>>(args: A) =>
+      db(ctx).license.findMany({ ...args, where, orderBy: { id: 'desc' } }) as Promise<P.LicenseGetPayload<A>[]>,
+    count: () => db(ctx).license.count({ where }),
+  } satisfies Listing<object, unknown>;
+}
+
+/** A 404 when the caller has no such customer. */
+export async function listCustomerLicenses(ctx: RequestContext, input: ListCustomerLicensesInput) {
+  await assertCustomerExists(ctx, input.id);
+  const listing = customerLicenseListing(ctx, input.id);
+  return pageOf(input, listing, (window) => listing.rows(window));
 }

@@ -1,25 +1,41 @@
-import { builder, ModeEnum } from '../../graphql/builder.js';
-import { scope } from '../../context.js';
-import { ORDERS_NEWEST_FIRST } from './orders.service.js';
+import { apiEnum, builder, ModeEnum, MoneyRef } from '../../graphql/builder.js';
+import { ORDER_STATUSES, ORDER_TYPES, type OrderStatus, type OrderType } from './orders.schemas.js';
+import { findOrdersByIds } from './orders.service.js';
+
+const OrderStatusEnum = apiEnum('OrderStatus', ORDER_STATUSES);
+const OrderTypeEnum = apiEnum('OrderType', ORDER_TYPES);
 
 export const OrderNode = builder.prismaNode('Order', {
   id: { field: 'id' },
-  findUnique: (id, ctx) => ({ id, ...scope(ctx.core) }),
+  nullable: true,
   fields: (t) => ({
-    apiId: t.exposeString('id', { description: 'The id used by the /v1 REST API' }),
     mode: t.expose('mode', { type: ModeEnum }),
-    status: t.exposeString('status', { description: 'pending | paid | refunded | partially_refunded' }),
-    type: t.exposeString('type', { description: 'onetime | recurring' }),
+    status: t.field({ type: OrderStatusEnum, resolve: (o) => o.status as OrderStatus }),
+    type: t.field({ type: OrderTypeEnum, resolve: (o) => o.type as OrderType }),
     units: t.exposeInt('units'),
-    currency: t.expose('currency', { type: 'Currency' }),
-    subTotal: t.exposeInt('subTotal', { description: 'Price × units before discount and tax, minor units' }),
-    discountAmount: t.exposeInt('discountAmount'),
-    taxAmount: t.exposeInt('taxAmount'),
-    amountDue: t.exposeInt('amountDue'),
-    amountPaid: t.exposeInt('amountPaid'),
-    fxAmount: t.exposeInt('fxAmount', { nullable: true }),
-    fxCurrency: t.exposeString('fxCurrency', { nullable: true }),
-    fxRate: t.float({ nullable: true, select: { fxRate: true }, resolve: (o) => (o.fxRate == null ? null : Number(o.fxRate)) }),
+    subTotal: t.field({
+      type: MoneyRef,
+      description: 'Price × units before discount and tax',
+      select: { subTotal: true, currency: true },
+      resolve: (o) => ({ amount: o.subTotal, currency: o.currency }),
+    }),
+    discountAmount: t.field({ type: MoneyRef, select: { discountAmount: true, currency: true }, resolve: (o) => ({ amount: o.discountAmount, currency: o.currency }) }),
+    taxAmount: t.field({ type: MoneyRef, select: { taxAmount: true, currency: true }, resolve: (o) => ({ amount: o.taxAmount, currency: o.currency }) }),
+    amountDue: t.field({
+      type: MoneyRef,
+      description: 'What the buyer owes in total: after discount, tax included',
+      select: { amountDue: true, currency: true },
+      resolve: (o) => ({ amount: o.amountDue, currency: o.currency }),
+    }),
+    amountPaid: t.field({ type: MoneyRef, select: { amountPaid: true, currency: true }, resolve: (o) => ({ amount: o.amountPaid, currency: o.currency }) }),
+    fxAmount: t.field({
+      type: MoneyRef,
+      nullable: true,
+      description: 'The total in the currency the buyer was shown; informative only',
+      select: { fxAmount: true, fxCurrency: true },
+      resolve: (o) => (o.fxAmount === null || o.fxCurrency === null ? null : { amount: o.fxAmount, currency: o.fxCurrency }),
+    }),
+    fxRate: t.field({ type: 'Decimal', nullable: true, select: { fxRate: true }, resolve: (o) => (o.fxRate == null ? null : o.fxRate.toString()) }),
     affiliate: t.exposeString('affiliate', { nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
@@ -35,7 +51,7 @@ builder.prismaObjectFields('Transaction', (t) => ({
   order: t.loadable({
     type: OrderNode,
     nullable: true,
-    load: (ids: string[], ctx) => ctx.core.db.order.findMany({ where: { id: { in: ids }, ...scope(ctx.core) } }),
+    load: (ids: string[], ctx) => findOrdersByIds(ctx.core, ids),
     sort: (o) => o.id,
     resolve: (tx) => tx.orderId,
   }),
@@ -46,6 +62,6 @@ builder.prismaObjectFields('Customer', (t) => ({
     cursor: 'id',
     totalCount: true,
     description: "The customer's orders, newest first",
-    query: { orderBy: ORDERS_NEWEST_FIRST },
+    query: { orderBy: { id: 'desc' } },
   }),
 }));

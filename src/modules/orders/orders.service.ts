@@ -1,32 +1,42 @@
 import type { Prisma as P } from '../../generated/prisma/client.js';
-import { scope, type RequestContext } from '../../context.js';
+import type { RequestContext } from '../../context.js';
+import { db } from '../../db/tenant.js';
 import { notFound } from '../../lib/errors.js';
-import { pageWindow, toPage } from '../../lib/pagination.js';
-import { parseInput } from '../../lib/validation.js';
-import { findCustomer } from '../customers/customers.service.js';
-import { listCustomerOrdersSchema } from './orders.schemas.js';
+import { pageOf, type Listing, type RowsArgs } from '../../lib/pagination.js';
+import { assertCustomerExists } from '../customers/customers.service.js';
+import type { ListCustomerOrdersInput, OrderFilter } from './orders.schemas.js';
 
-/** Ids are time-sortable, so this is newest first. */
-export const ORDERS_NEWEST_FIRST = { id: 'desc' } as const satisfies P.OrderOrderByWithRelationInput;
+type OrderSelection = { include?: P.OrderInclude; select?: P.OrderSelect };
 
-export function orderListFilter(ctx: RequestContext, customerId?: string): P.OrderWhereInput {
-  return { ...scope(ctx), ...(customerId ? { customerId } : {}) };
+/** An order with the caller's selection; null when the caller has no such order. */
+export function findOrder(ctx: RequestContext, input: { id: string }, selection: OrderSelection = {}) {
+  return db(ctx).order.findUnique({ ...selection, where: { id: input.id } });
 }
 
-export async function findOrder<Q extends { include?: P.OrderInclude; select?: P.OrderSelect }>(ctx: RequestContext, id: string, query?: Q) {
-  const row = await ctx.db.order.findFirst({ ...(query ?? {}), where: { id, ...scope(ctx) } });
-  if (!row) throw notFound('Order', id);
+export async function findOrderOrThrow(ctx: RequestContext, input: { id: string }) {
+  const row = await findOrder(ctx, input);
+  if (!row) throw notFound('Order', input.id);
   return row;
 }
 
-/** A customer's orders, newest first; a customer of another store or environment is not found. */
-export async function listCustomerOrders(ctx: RequestContext, customerId: string, raw: unknown) {
-  const input = parseInput(listCustomerOrdersSchema, raw);
-  const customer = await findCustomer(ctx, customerId, { select: { id: true } });
-  const where = orderListFilter(ctx, customer.id);
-  const [items, total] = await Promise.all([
-    ctx.db.order.findMany({ where, orderBy: ORDERS_NEWEST_FIRST, ...pageWindow(input) }),
-    ctx.db.order.count({ where }),
-  ]);
-  return toPage(items, total, input);
+/** Orders by id, for a per-request loader (GraphQL `Transaction.order`); ids the caller does not have are left out. */
+export function findOrdersByIds(ctx: RequestContext, ids: readonly string[]) {
+  return db(ctx).order.findMany({ where: { id: { in: [...ids] } } });
+}
+
+/** The store's orders, newest first (ids are time-sortable), optionally of one customer. */
+export function orderListing(ctx: RequestContext, filter: OrderFilter) {
+  const where: P.OrderWhereInput = filter.customer_id ? { customerId: filter.customer_id } : {};
+  return {
+    rows: <A extends RowsArgs<P.OrderInclude, P.OrderSelect, P.OrderWhereUniqueInput>>(args: A) =>
+      db(ctx).order.findMany({ ...args, where, orderBy: { id: 'desc' } }) as Promise<P.OrderGetPayload<A>[]>,
+    count: () => db(ctx).order.count({ where }),
+  } satisfies Listing<object, unknown>;
+}
+
+/** A customer's orders, newest first; a customer of another store or environment is a 404. */
+export async function listCustomerOrders(ctx: RequestContext, input: ListCustomerOrdersInput) {
+  await assertCustomerExists(ctx, input.id);
+  const listing = orderListing(ctx, { customer_id: input.id });
+  return pageOf(input, listing, (window) => listing.rows(window));
 }

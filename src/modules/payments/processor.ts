@@ -11,7 +11,8 @@ export interface CardDetails {
 export interface ChargeRequest {
   /** The same key always means the same charge: a retried request must never charge twice. */
   idempotencyKey: string;
-  amount: number;
+  /** Minor units of `currency`. */
+  amount: bigint;
   currency: string;
   card: CardDetails;
   description: string;

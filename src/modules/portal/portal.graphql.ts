@@ -1,14 +1,26 @@
 import { builder } from '../../graphql/builder.js';
-import { apiIdOf } from '../../graphql/input.js';
-import { createPortalLink } from './portal.service.js';
+import { operationMutation, UserErrorRef, type Payload } from '../../graphql/mutation.js';
+import { createPortalLinkOp } from './portal.operations.js';
 
-builder.mutationFields((t) => ({
-  createCustomerPortalLink: t.string({
-    description: "A signed link, valid for one hour, to the customer's billing page (subscriptions, orders, license keys)",
-    args: { customerId: t.arg.id({ required: true, description: '/v1 id (cust_…) or global id' }) },
-    resolve: async (_p, args, ctx) => {
-      const { customer_portal_link } = await createPortalLink(ctx.core, { customer_id: apiIdOf(String(args.customerId), 'Customer') });
-      return customer_portal_link;
-    },
+const CreateCustomerPortalLinkInput = builder.inputType('CreateCustomerPortalLinkInput', {
+  fields: (t) => ({ customerId: t.id({ required: true, description: 'cust_…' }) }),
+});
+
+/** The link is not an object to read back: the payload carries the operation's answer. */
+const CreateCustomerPortalLinkPayload = builder.objectRef<Payload>('CreateCustomerPortalLinkPayload').implement({
+  fields: (t) => ({
+    customerPortalLink: t.string({
+      nullable: true,
+      description: "A signed link, valid for one hour, to the customer's billing page; null when refused (see userErrors)",
+      resolve: (p) => (p.body as { customer_portal_link?: string } | null)?.customer_portal_link ?? null,
+    }),
+    userErrors: t.field({ type: [UserErrorRef], resolve: (p) => p.userErrors }),
   }),
-}));
+});
+
+operationMutation('createCustomerPortalLink', {
+  op: createPortalLinkOp,
+  input: CreateCustomerPortalLinkInput,
+  payload: CreateCustomerPortalLinkPayload,
+  description: "A signed link, valid for one hour, to the customer's billing page (subscriptions, orders, license keys)",
+});

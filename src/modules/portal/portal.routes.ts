@@ -1,9 +1,7 @@
 import type { Router } from 'express';
-import { requestContext } from '../../rest/request-context.js';
-import { createPortalLink } from './portal.service.js';
+import { route } from '../../rest/operation-route.js';
+import { createPortalLinkOp } from './portal.operations.js';
 
 export function portalRoutes(router: Router) {
-  router.post('/customers/billing', async (req, res) => {
-    res.json(await createPortalLink(requestContext(res), req.body));
-  });
+  route(router, 'post', '/customers/billing', createPortalLinkOp);
 }

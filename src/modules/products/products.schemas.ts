@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { currencyCode, httpUrl, minorUnits } from '../../lib/schemas.js';
+import { decimalTextOf } from '../../lib/money.js';
+import { pageQuery } from '../../lib/pagination.js';
+import { currencyCode, httpUrl, minorUnits, resourceId } from '../../lib/schemas.js';
 
 /**
  * Input schemas of the product operations, in the /v1 field names. The GraphQL mutations
@@ -9,6 +11,14 @@ import { currencyCode, httpUrl, minorUnits } from '../../lib/schemas.js';
 export const BILLING_PERIODS = ['once', 'every-day', 'every-month', 'every-three-months', 'every-six-months', 'every-year', 'custom'] as const;
 export const RECURRING_INTERVALS = ['day', 'week', 'month', 'year'] as const;
 export const TAX_CATEGORIES = ['saas', 'digital-goods-service', 'ebooks'] as const;
+export const BILLING_TYPES = ['recurring', 'onetime'] as const;
+export const TAX_MODES = ['inclusive', 'exclusive'] as const;
+export const PRODUCT_STATUSES = ['active', 'archived'] as const;
+export const CUSTOM_FIELD_TYPES = ['text', 'checkbox'] as const;
+export const FEATURE_TYPES = ['customerCredits', 'licenseKey'] as const;
+export const SETTLEMENT_MODES = ['prepaid', 'postpaid'] as const;
+export const TARGET_ACCOUNTS = ['shared', 'per_unit'] as const;
+export const TRIAL_USAGE_MODES = ['free', 'accrue'] as const;
 
 /** Presets and the renewal cadence they stand for. */
 export const PRESET_CADENCE: Record<string, { interval: (typeof RECURRING_INTERVALS)[number]; count: number }> = {
@@ -28,7 +38,7 @@ const imageUrl = httpUrl.refine(
 );
 
 const customField = z.strictObject({
-  type: z.enum(['text', 'checkbox']),
+  type: z.enum(CUSTOM_FIELD_TYPES),
   key: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, - or _'),
   label: z.string().trim().min(1).max(200),
   optional: z.boolean().optional(),
@@ -48,16 +58,33 @@ export type CustomFieldInput = z.infer<typeof customField>;
 
 export const customFields = z.array(customField).max(3, 'at most 3 custom fields');
 
+/**
+ * A price per meter unit, in minor units, that may be a fraction of one ($20 per million tokens
+ * is 0.002): a JSON number on REST (taken at the decimal it was written as), a Decimal string on
+ * GraphQL; always decimal text after parsing, never a float.
+ */
+const unitPrice = z
+  .union([z.number(), z.string()])
+  .transform((v) => (typeof v === 'number' ? decimalTextOf(v) : v.trim()))
+  .refine((v) => /^\d{1,18}(\.\d{1,12})?$/.test(v), 'must be a non-negative decimal number with at most 12 decimals')
+  .refine((v) => Number(v) <= 1_000_000, 'must be at most 1000000');
+
+/** A count of meter units. */
+const units = z
+  .custom<number | bigint>((v) => typeof v === 'bigint' || (typeof v === 'number' && Number.isSafeInteger(v)), 'must be a whole number')
+  .transform((v) => BigInt(v))
+  .refine((v) => v >= 0n, 'must not be negative');
+
 const usagePrice = z.strictObject({
   id: z.string().optional(),
-  meter_id: z.string().min(1),
-  unit_price: z.number().min(0).max(1_000_000),
-  free_allowance: z.number().int().min(0).optional(),
-  cap: z.number().int().min(0).nullable().optional(),
-  settlement_mode: z.enum(['prepaid', 'postpaid']),
-  target_account: z.enum(['shared', 'per_unit']).optional(),
+  meter_id: resourceId,
+  unit_price: unitPrice,
+  free_allowance: units.optional(),
+  cap: minorUnits.nullable().optional(),
+  settlement_mode: z.enum(SETTLEMENT_MODES),
+  target_account: z.enum(TARGET_ACCOUNTS).optional(),
   target_account_name: z.string().trim().min(1).max(100).nullable().optional(),
-  trial_usage_mode: z.enum(['free', 'accrue']).optional(),
+  trial_usage_mode: z.enum(TRIAL_USAGE_MODES).optional(),
 });
 
 const feature = z.discriminatedUnion('type', [
@@ -91,13 +118,13 @@ const productFields = {
   description: z.string().max(5000),
   image_url: imageUrl,
   image_urls: z.array(imageUrl).max(8, 'at most 8 images'),
-  price: minorUnits.refine((p) => p === 0 || p >= 100, 'must be 0 (free product) or at least 100 (one whole currency unit)'),
+  price: minorUnits.refine((p) => p === 0n || p >= 100n, 'must be 0 (free product) or at least 100 (one whole currency unit)'),
   currency: currencyCode,
-  billing_type: z.enum(['recurring', 'onetime']),
+  billing_type: z.enum(BILLING_TYPES),
   billing_period: z.enum(BILLING_PERIODS),
   recurring_interval: z.enum(RECURRING_INTERVALS),
   recurring_interval_count: z.number().int().min(1),
-  tax_mode: z.enum(['inclusive', 'exclusive']),
+  tax_mode: z.enum(TAX_MODES),
   tax_category: z.enum(TAX_CATEGORIES),
   business_net_pricing: z.boolean(),
   pay_what_you_want: z.boolean(),
@@ -138,6 +165,7 @@ export type CreateProductInput = z.infer<typeof createProductSchema>;
 
 /** PATCH: every field optional; null clears the optional settings that can be cleared. */
 export const updateProductSchema = z.strictObject({
+  id: resourceId,
   name: productFields.name.optional(),
   description: productFields.description.optional(),
   image_url: productFields.image_url.nullable().optional(),
@@ -164,11 +192,11 @@ export const updateProductSchema = z.strictObject({
 });
 export type UpdateProductInput = z.infer<typeof updateProductSchema>;
 
-export const searchProductsSchema = z.object({
-  page_number: z.coerce.number().int().min(1).default(1),
-  page_size: z.coerce.number().int().min(1).max(100).default(10),
-  status: z.enum(['active', 'archived']).optional(),
-});
+export const productFilterSchema = z.object({ status: z.enum(PRODUCT_STATUSES).optional() });
+export type ProductFilter = z.infer<typeof productFilterSchema>;
+
+export const searchProductsSchema = pageQuery(10).extend(productFilterSchema.shape);
 export type SearchProductsInput = z.infer<typeof searchProductsSchema>;
 
-export const productIdSchema = z.string().min(1).max(100);
+/** GET and DELETE /v1/products/{id}: the id; other query parameters are ignored. */
+export const productIdSchema = z.object({ id: resourceId });

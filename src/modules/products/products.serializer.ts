@@ -1,3 +1,4 @@
+import { toWireNumber } from '../../lib/money.js';
 import type { ProductWithRelations } from './products.service.js';
 
 /** The /v1 JSON of a product; webhook payloads and GraphQL's `productUrl` reuse it. */
@@ -34,28 +35,29 @@ export function serializeProduct(p: ProductWithRelations, baseUrl: string) {
     usage_prices: p.usagePrices.map((u) => ({
       id: u.id,
       meter_id: u.meterId,
+      // The client's model is a number; the stored decimal is exact, this is its nearest double.
       unit_price: Number(u.unitPrice),
-      free_allowance: Number(u.freeAllowance),
-      cap: u.cap,
+      free_allowance: toWireNumber(u.freeAllowance),
+      cap: u.cap === null ? null : toWireNumber(u.cap),
       settlement_mode: u.settlementMode,
       target_account: u.targetAccount,
       target_account_name: u.targetAccountName,
       trial_usage_mode: u.trialUsageMode,
     })),
-    price: p.price,
+    price: toWireNumber(p.price),
     currency: p.currency,
     billing_type: p.billingType,
     billing_period: p.billingPeriod,
     recurring_interval: p.recurringInterval,
     recurring_interval_count: p.recurringIntervalCount,
     trial_period_days: p.trialPeriodDays,
-    trial_price: p.trialPrice,
+    trial_price: p.trialPrice === null ? null : toWireNumber(p.trialPrice),
     status: p.status,
     tax_mode: p.taxMode,
     tax_category: p.taxCategory,
     business_net_pricing: p.businessNetPricing,
     pay_what_you_want: p.payWhatYouWant,
-    suggested_price: p.suggestedPrice,
+    suggested_price: p.suggestedPrice === null ? null : toWireNumber(p.suggestedPrice),
     abandoned_cart_recovery_enabled: p.abandonedCartRecoveryEnabled,
     product_url: productUrl(baseUrl, p.id),
     default_success_url: p.defaultSuccessUrl,

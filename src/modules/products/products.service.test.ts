@@ -2,9 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestContext } from '../../context.js';
 import { AppError } from '../../lib/errors.js';
 import { openTestDatabase, type TestDatabase } from '../../../test/support/database.js';
-import { storeContext } from '../../../test/support/context.js';
-import { archiveProduct, createProduct, getPurchasableProduct, updateProduct } from './products.service.js';
+import { perform, storeContext } from '../../../test/support/context.js';
+import { archiveProductOp, createProductOp, updateProductOp } from './products.operations.js';
+import { findPurchasableProductOrThrow } from './products.service.js';
 import { serializeProduct } from './products.serializer.js';
+
+const createProduct = (ctx: RequestContext, raw: Record<string, unknown>) => perform(ctx, createProductOp, raw);
+const updateProduct = (ctx: RequestContext, id: string, raw: Record<string, unknown>) => perform(ctx, updateProductOp, { ...raw, id });
 
 const base = { name: 'Plan', price: 1000, currency: 'EUR', billing_type: 'onetime' };
 
@@ -23,13 +27,13 @@ describe('products service rules', () => {
 
   beforeAll(async () => {
     db = await openTestDatabase();
-    ctx = await storeContext(db.prisma);
+    ctx = await storeContext(db);
   });
   afterAll(() => db?.close());
 
   it('treats price 0 as a free product and forces one-time products to once with no recurrence', async () => {
     const p = await createProduct(ctx, { ...base, price: 0, billing_period: 'every-year', recurring_interval: 'year', recurring_interval_count: 1 });
-    expect(p).toMatchObject({ price: 0, billingPeriod: 'once', recurringInterval: null, recurringIntervalCount: null });
+    expect(p).toMatchObject({ price: 0n, billingPeriod: 'once', recurringInterval: null, recurringIntervalCount: null });
   });
 
   it.each([
@@ -85,9 +89,9 @@ describe('products service rules', () => {
     expect(await fieldsOf(createProduct(ctx, { ...recurring, pay_what_you_want: true }))).toEqual(['pay_what_you_want']);
     expect(await fieldsOf(createProduct(ctx, { ...recurring, business_net_pricing: true }))).toEqual(['business_net_pricing']);
     const trial = await createProduct(ctx, { ...recurring, trial_period_days: 7, trial_price: 100 });
-    expect(trial).toMatchObject({ trialPeriodDays: 7, trialPrice: 100 });
+    expect(trial).toMatchObject({ trialPeriodDays: 7, trialPrice: 100n });
     const pwyw = await createProduct(ctx, { ...base, pay_what_you_want: true, suggested_price: 2500 });
-    expect(pwyw).toMatchObject({ payWhatYouWant: true, suggestedPrice: 2500, price: 1000 });
+    expect(pwyw).toMatchObject({ payWhatYouWant: true, suggestedPrice: 2500n, price: 1000n });
   });
 
   it('stores license key and credit features', async () => {
@@ -159,9 +163,9 @@ describe('products service rules', () => {
 
   it('keeps an archived product readable but no longer purchasable', async () => {
     const p = await createProduct(ctx, base);
-    expect((await getPurchasableProduct(ctx, p.id)).id).toBe(p.id);
-    const archived = await archiveProduct(ctx, p.id);
+    expect((await findPurchasableProductOrThrow(ctx, p.id)).id).toBe(p.id);
+    const archived = await perform(ctx, archiveProductOp, { id: p.id });
     expect(archived.status).toBe('archived');
-    await expect(getPurchasableProduct(ctx, p.id)).rejects.toMatchObject({ code: 'bad_request' });
+    await expect(findPurchasableProductOrThrow(ctx, p.id)).rejects.toMatchObject({ code: 'product_not_purchasable', issues: [{ path: ['product_id'] }] });
   });
 });

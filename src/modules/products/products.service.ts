@@ -1,20 +1,19 @@
 import type { Prisma as P } from '../../generated/prisma/client.js';
-import { scope, type RequestContext } from '../../context.js';
-import { AppError, notFound, type FieldIssue } from '../../lib/errors.js';
+import type { RequestContext } from '../../context.js';
+import { afterCommit, db, inTransaction, lockRow, notifyOnCommit } from '../../db/tenant.js';
+import { AppError, IssueList, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { pageWindow, toPage } from '../../lib/pagination.js';
-import { parseInput } from '../../lib/validation.js';
+import { pageOf, type Listing, type RowsArgs } from '../../lib/pagination.js';
 import { PRODUCT_CHANGES } from '../../caches.js';
 import {
-  createProductSchema,
   INTERVAL_COUNT_MAX,
   PRESET_CADENCE,
-  productIdSchema,
-  searchProductsSchema,
-  updateProductSchema,
   type CreateProductInput,
   type CustomFieldInput,
   type FeatureInput,
+  type ProductFilter,
+  type SearchProductsInput,
+  type UpdateProductInput,
 } from './products.schemas.js';
 
 /** Relations the /v1 product shape embeds. */
@@ -26,23 +25,13 @@ export const PRODUCT_INCLUDE = {
 
 export type ProductWithRelations = P.ProductGetPayload<{ include: typeof PRODUCT_INCLUDE }>;
 
-type Tx = P.TransactionClient;
+type ProductSelection = { include?: P.ProductInclude; select?: P.ProductSelect };
 
 /** A product's settings after the cross-field rules, ready to store. */
 type ProductSettings = Omit<P.ProductUncheckedCreateInput, 'id' | 'storeId' | 'mode' | 'status' | 'createdAt' | 'updatedAt'>;
 
 /** The input after defaults, with create and (merged) update in one shape. */
 type ProductDraft = Omit<CreateProductInput, 'custom_field'> & { custom_fields?: CustomFieldInput[] };
-
-class IssueList {
-  readonly issues: FieldIssue[] = [];
-  add(field: string | (string | number)[], message: string) {
-    this.issues.push({ path: Array.isArray(field) ? field : [field], message });
-  }
-  throwIfAny() {
-    if (this.issues.length) throw new AppError('validation_failed', 'Validation failed', this.issues);
-  }
-}
 
 /**
  * The cross-field rules of a product, applied to the complete desired state so that create
@@ -93,7 +82,7 @@ function settle(d: ProductDraft, problems: IssueList): ProductSettings {
   const trialPrice = d.trial_price ? d.trial_price : null;
   if (trialPrice !== null) {
     if (d.trial_period_days == null) problems.add('trial_price', 'requires trial_period_days');
-    else if (trialPrice < 100 || trialPrice >= d.price) problems.add('trial_price', 'must be at least 100 and lower than the price');
+    else if (trialPrice < 100n || trialPrice >= d.price) problems.add('trial_price', 'must be at least 100 and lower than the price');
   }
 
   const imageUrls = d.image_urls ?? (d.image_url ? [d.image_url] : []);
@@ -121,7 +110,7 @@ function settle(d: ProductDraft, problems: IssueList): ProductSettings {
 }
 
 /** `custom_fields` and its deprecated twin `custom_field` mean the same; one of them may be sent. */
-function pickCustomFields(input: { custom_fields?: CustomFieldInput[]; custom_field?: CustomFieldInput[] }, problems: IssueList) {
+export function pickCustomFields(input: { custom_fields?: CustomFieldInput[]; custom_field?: CustomFieldInput[] }, problems: IssueList) {
   if (input.custom_fields && input.custom_field) {
     problems.add('custom_field', 'send either custom_fields or its deprecated alias custom_field, not both');
   }
@@ -176,11 +165,8 @@ function featureRows(features: FeatureInput[], existingIds: Set<string>, problem
   });
 }
 
-async function usagePriceRows(tx: Tx, ctx: RequestContext, prices: NonNullable<CreateProductInput['usage_prices']>, problems: IssueList) {
-  const meters = await tx.meter.findMany({
-    where: { ...scope(ctx), id: { in: prices.map((p) => p.meter_id) }, status: 'active' },
-    select: { id: true },
-  });
+async function usagePriceRows(ctx: RequestContext, prices: NonNullable<CreateProductInput['usage_prices']>, problems: IssueList) {
+  const meters = await db(ctx).meter.findMany({ where: { id: { in: prices.map((p) => p.meter_id) }, status: 'active' }, select: { id: true } });
   const known = new Set(meters.map((m) => m.id));
   return prices.map((p, i) => {
     if (!known.has(p.meter_id)) problems.add(['usage_prices', i, 'meter_id'], `meter ${p.meter_id} not found`);
@@ -191,8 +177,8 @@ async function usagePriceRows(tx: Tx, ctx: RequestContext, prices: NonNullable<C
     return {
       id: newId('usagePrice'),
       meterId: p.meter_id,
-      unitPrice: String(p.unit_price),
-      freeAllowance: BigInt(p.free_allowance ?? 0),
+      unitPrice: p.unit_price,
+      freeAllowance: p.free_allowance ?? 0n,
       cap: p.cap ?? null,
       settlementMode: p.settlement_mode,
       targetAccount: p.target_account ?? 'shared',
@@ -202,38 +188,28 @@ async function usagePriceRows(tx: Tx, ctx: RequestContext, prices: NonNullable<C
   });
 }
 
-export async function createProduct(ctx: RequestContext, raw: unknown): Promise<ProductWithRelations> {
-  const input = parseInput(createProductSchema, raw);
+export async function createProduct(ctx: RequestContext, input: CreateProductInput): Promise<ProductWithRelations> {
   const problems = new IssueList();
   const fields = pickCustomFields(input, problems);
   const settings = settle(input, problems);
   const features = featureRows(input.features ?? [], new Set(), problems);
-  return ctx.db.$transaction(async (tx) => {
-    const usagePrices = await usagePriceRows(tx, ctx, input.usage_prices ?? [], problems);
-    problems.throwIfAny();
-    return tx.product.create({
-      data: {
-        id: newId('product'),
-        ...scope(ctx),
-        ...settings,
-        customFields: { create: customFieldRows(fields ?? []) },
-        features: { create: features },
-        usagePrices: { create: usagePrices },
-      },
-      include: PRODUCT_INCLUDE,
-    });
+  const usagePrices = await usagePriceRows(ctx, input.usage_prices ?? [], problems);
+  problems.throwIfAny();
+  return db(ctx).product.create({
+    data: {
+      id: newId('product'),
+      ...settings,
+      customFields: { create: customFieldRows(fields ?? []) },
+      features: { create: features },
+      usagePrices: { create: usagePrices },
+    },
+    include: PRODUCT_INCLUDE,
   });
 }
 
-/** Reads take an optional Prisma selection so GraphQL can load exactly what a query asks for. */
-export async function findProduct<Q extends { include?: P.ProductInclude; select?: P.ProductSelect; relationLoadStrategy?: P.RelationLoadStrategy }>(
-  ctx: RequestContext,
-  id: string,
-  query?: Q,
-) {
-  const row = await ctx.db.product.findFirst({ ...(query ?? {}), where: { id: parseInput(productIdSchema, id), ...scope(ctx) } });
-  if (!row) throw notFound('Product', id);
-  return row;
+/** A product with the caller's selection (GraphQL) or the /v1 shape; null when the caller has no such product. */
+export function findProduct<S extends ProductSelection = { include: typeof PRODUCT_INCLUDE }>(ctx: RequestContext, input: { id: string }, selection?: S) {
+  return db(ctx).product.findUnique({ ...(selection ?? { include: PRODUCT_INCLUDE }), where: { id: input.id } }) as Promise<P.ProductGetPayload<S> | null>;
 }
 
 const cacheKey = (ctx: RequestContext, id: string) => `${ctx.storeId}:${ctx.mode}:${id}`;
@@ -242,50 +218,55 @@ const cacheKey = (ctx: RequestContext, id: string) => `${ctx.storeId}:${ctx.mode
  * The hottest read (integrations and checkout pages fetch products constantly): served
  * from the process cache when the service runs one, else one statement with lateral joins.
  */
-export async function getProduct(ctx: RequestContext, id: string): Promise<ProductWithRelations> {
-  const load = () => findProduct(ctx, id, { include: PRODUCT_INCLUDE, relationLoadStrategy: 'join' }) as Promise<ProductWithRelations>;
-  return ctx.caches ? ctx.caches.products.get(cacheKey(ctx, id), load) : load();
+export async function findProductOrThrow(ctx: RequestContext, input: { id: string }): Promise<ProductWithRelations> {
+  const load = async () => {
+    const row = await db(ctx).product.findUnique({ where: { id: input.id }, include: PRODUCT_INCLUDE, relationLoadStrategy: 'join' });
+    if (!row) throw notFound('Product', input.id);
+    return row;
+  };
+  return ctx.caches ? ctx.caches.products.get(cacheKey(ctx, input.id), load) : load();
 }
 
 /**
- * Every change to an existing product goes through here: the scoped lookup, then the
- * change inside one transaction that also announces it (NOTIFY, delivered to other
- * processes at commit), then this process's own cache entry is dropped right after commit.
+ * Every change to an existing product goes through here: the row is locked, so concurrent
+ * changes apply one after the other and none is lost (each sees the previous one's result);
+ * the change announces itself inside the transaction (NOTIFY, delivered to other processes at
+ * commit), and this process's own cache entry is dropped once it has committed.
  */
 async function changeProduct(
   ctx: RequestContext,
   id: string,
-  change: (tx: Tx, current: ProductWithRelations) => Promise<ProductWithRelations>,
+  change: (ctx: RequestContext, current: ProductWithRelations) => Promise<ProductWithRelations>,
 ): Promise<ProductWithRelations> {
   const key = cacheKey(ctx, id);
-  const changed = await ctx.db.$transaction(async (tx) => {
-    const current = await tx.product.findFirst({ where: { id, ...scope(ctx) }, include: PRODUCT_INCLUDE });
-    if (!current) throw notFound('Product', id);
+  return inTransaction(ctx, async (tx) => {
+    if (!(await lockRow(tx, 'Product', id))) throw notFound('Product', id);
+    const current = await db(tx).product.findUniqueOrThrow({ where: { id }, include: PRODUCT_INCLUDE });
     const result = await change(tx, current);
-    await tx.$executeRaw`SELECT pg_notify(${PRODUCT_CHANGES}, ${key})`;
+    await notifyOnCommit(tx, PRODUCT_CHANGES, key);
+    afterCommit(tx, () => ctx.caches?.products.invalidate(key));
     return result;
   });
-  ctx.caches?.products.invalidate(key);
-  return changed;
 }
 
-export function productListFilter(ctx: RequestContext, status?: 'active' | 'archived'): P.ProductWhereInput {
-  return { ...scope(ctx), ...(status ? { status } : {}) };
+/** The store's products, newest first (ids are time-sortable), optionally by status. */
+export function productListing(ctx: RequestContext, filter: ProductFilter) {
+  const where: P.ProductWhereInput = filter.status ? { status: filter.status } : {};
+  return {
+    rows: <A extends RowsArgs<P.ProductInclude, P.ProductSelect, P.ProductWhereUniqueInput>>(args: A) =>
+      db(ctx).product.findMany({ ...args, where, orderBy: { id: 'desc' } }) as Promise<P.ProductGetPayload<A>[]>,
+    count: () => db(ctx).product.count({ where }),
+  } satisfies Listing<object, unknown>;
 }
 
-export async function searchProducts(ctx: RequestContext, raw: unknown) {
-  const input = parseInput(searchProductsSchema, raw);
-  const where = productListFilter(ctx, input.status);
-  const [items, total] = await Promise.all([
-    ctx.db.product.findMany({ where, include: PRODUCT_INCLUDE, orderBy: { id: 'desc' }, ...pageWindow(input) }),
-    ctx.db.product.count({ where }),
-  ]);
-  return toPage(items, total, input);
+export function searchProducts(ctx: RequestContext, input: SearchProductsInput) {
+  const listing = productListing(ctx, input);
+  return pageOf(input, listing, (window) => listing.rows({ ...window, include: PRODUCT_INCLUDE }));
 }
 
-export async function updateProduct(ctx: RequestContext, id: string, raw: unknown): Promise<ProductWithRelations> {
-  const patch = parseInput(updateProductSchema, raw);
-  return changeProduct(ctx, id, async (tx, current) => {
+/** PATCH: the fields given change, the others keep their values (read under the row lock). */
+export async function updateProduct(ctx: RequestContext, patch: UpdateProductInput): Promise<ProductWithRelations> {
+  return changeProduct(ctx, patch.id, async (tx, current) => {
     const problems = new IssueList();
     const billingType = patch.billing_type ?? current.billingType;
     const billingPeriod = patch.billing_period ?? (patch.billing_type === 'recurring' && current.billingType === 'onetime' ? undefined : current.billingPeriod);
@@ -321,12 +302,12 @@ export async function updateProduct(ctx: RequestContext, id: string, raw: unknow
       : undefined;
     // Metered prices belong to subscriptions: a product turned one-time loses them.
     const usagePrices = patch.usage_prices
-      ? await usagePriceRows(tx, ctx, patch.usage_prices, problems)
+      ? await usagePriceRows(tx, patch.usage_prices, problems)
       : billingType === 'onetime' && current.usagePrices.length
         ? []
         : undefined;
     problems.throwIfAny();
-    return tx.product.update({
+    return db(tx).product.update({
       where: { id: current.id },
       data: {
         ...settings,
@@ -340,9 +321,9 @@ export async function updateProduct(ctx: RequestContext, id: string, raw: unknow
 }
 
 /** Archiving keeps the product readable (orders and subscriptions point at it) but no one can buy it any more. */
-export async function archiveProduct(ctx: RequestContext, id: string): Promise<ProductWithRelations> {
-  return changeProduct(ctx, id, (tx, current) =>
-    tx.product.update({ where: { id: current.id }, data: { status: 'archived' }, include: PRODUCT_INCLUDE }),
+export async function archiveProduct(ctx: RequestContext, input: { id: string }): Promise<ProductWithRelations> {
+  return changeProduct(ctx, input.id, (tx, current) =>
+    db(tx).product.update({ where: { id: current.id }, data: { status: 'archived' }, include: PRODUCT_INCLUDE }),
   );
 }
 
@@ -351,11 +332,11 @@ export async function archiveProduct(ctx: RequestContext, id: string): Promise<P
  * that says why not (a product the caller names in a request body is bad input, not a
  * missing resource of the URL).
  */
-export async function getPurchasableProduct(ctx: RequestContext, id: string): Promise<ProductWithRelations> {
-  const refuse = (message: string) => new AppError('bad_request', message, [{ path: ['product_id'], message }]);
+export async function findPurchasableProductOrThrow(ctx: RequestContext, id: string): Promise<ProductWithRelations> {
+  const refuse = (message: string) => new AppError('product_not_purchasable', message, [{ path: ['product_id'], message }]);
   let product: ProductWithRelations;
   try {
-    product = await getProduct(ctx, id);
+    product = await findProductOrThrow(ctx, { id });
   } catch (err) {
     if (err instanceof AppError && err.code === 'not_found') throw refuse(`product ${id} does not exist`);
     throw err;

@@ -3,6 +3,8 @@ import type { Mode } from '../../generated/prisma/enums.js';
 import { AppError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { randomBase62, sha256Hex } from '../../lib/secrets.js';
+import type { DataScope } from '../../db/tenant.js';
+import { systemDb } from '../../db/system.js';
 
 /** Keys carry their environment in the prefix so a person can tell them apart at a glance. */
 const KEY_PREFIX: Record<Mode, string> = { test: 'sk_test_', prod: 'sk_prod_' };
@@ -70,4 +72,23 @@ export class ApiKeyAuthenticator {
     this.cache.set(hash, { caller, expires: now + ApiKeyAuthenticator.CACHE_MS });
     return caller;
   }
+}
+
+/**
+ * The hash of the key that signs a checkout's success redirect: the key that created the
+ * checkout; for a checkout opened from a product_url (no key), or when that key has since been
+ * revoked, the newest active key of the store in that environment.
+ */
+export async function redirectSigningKeyHash(scope: DataScope, of: { storeId: string; mode: Mode; apiKeyId: string | null }): Promise<string | null> {
+  const keys = systemDb(scope).apiKey;
+  if (of.apiKeyId) {
+    const key = await keys.findUnique({ where: { id: of.apiKeyId }, select: { hash: true, revokedAt: true } });
+    if (key && !key.revokedAt) return key.hash;
+  }
+  const newest = await keys.findFirst({
+    where: { storeId: of.storeId, mode: of.mode, revokedAt: null },
+    orderBy: { createdAt: 'desc' },
+    select: { hash: true },
+  });
+  return newest?.hash ?? null;
 }

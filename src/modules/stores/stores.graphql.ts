@@ -1,4 +1,5 @@
 import { builder, ModeEnum } from '../../graphql/builder.js';
+import { findOwnStore } from './stores.service.js';
 
 builder.prismaObject('Store', {
   fields: (t) => ({
@@ -12,7 +13,7 @@ builder.queryFields((t) => ({
   store: t.prismaField({
     type: 'Store',
     description: 'The store the API key belongs to',
-    resolve: (query, _p, _a, ctx) => ctx.core.db.store.findUniqueOrThrow({ ...query, where: { id: ctx.core.storeId } }),
+    resolve: (query, _p, _a, ctx) => findOwnStore(ctx.core, query),
   }),
   mode: t.field({
     type: ModeEnum,

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import type { PrismaClient } from '../../generated/prisma/client.js';
+import type { Prisma, PrismaClient } from '../../generated/prisma/client.js';
+import type { RequestContext } from '../../context.js';
+import { db } from '../../db/tenant.js';
 import { AppError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { parseInput } from '../../lib/validation.js';
@@ -15,7 +17,15 @@ export interface CreatedStore {
   prod_api_key: string;
 }
 
-/** A store with one key per environment. Operator action (CLI), so it takes the database, not a request context. */
+/** The caller's own store (the tenant-bound client shows no other). */
+export function findOwnStore(ctx: RequestContext, selection: { include?: Prisma.StoreInclude; select?: Prisma.StoreSelect } = {}) {
+  return db(ctx).store.findUniqueOrThrow({ ...selection, where: { id: ctx.storeId } });
+}
+
+/**
+ * A store with one key per environment. Operator action (CLI): stores and keys belong to no
+ * tenant, so this takes the database itself (src/db/system.ts), not a request context.
+ */
 export async function createStore(db: PrismaClient, raw: unknown): Promise<CreatedStore> {
   const input = parseInput(createStoreSchema, raw);
   return db.$transaction(async (tx) => {

@@ -1,22 +1,20 @@
-import { builder, ModeEnum } from '../../graphql/builder.js';
-import { apiIdOf } from '../../graphql/input.js';
-import { scope, type RequestContext } from '../../context.js';
+import { apiEnum, builder, ModeEnum } from '../../graphql/builder.js';
+import { listQuery } from '../../graphql/connection.js';
+import { toApiInput } from '../../graphql/input.js';
 import { parseInput } from '../../lib/validation.js';
 // The purchase types reference each other; the schema imports this file for all three.
 import '../orders/orders.graphql.js';
 import { TransactionNode } from '../transactions/transactions.graphql.js';
-import { TRANSACTIONS_NEWEST_FIRST } from '../transactions/transactions.service.js';
-import { searchSubscriptionsSchema, SUBSCRIPTION_STATUSES } from './subscriptions.schemas.js';
-import { findSubscription, subscriptionListFilter, SUBSCRIPTIONS_NEWEST_FIRST } from './subscriptions.service.js';
+import { findTransactionsByIds } from '../transactions/transactions.service.js';
+import { SUBSCRIPTION_STATUSES, subscriptionFilterSchema } from './subscriptions.schemas.js';
+import { findSubscription, subscriptionListing } from './subscriptions.service.js';
 
-const SubscriptionStatusEnum = builder.enumType('SubscriptionStatus', { values: SUBSCRIPTION_STATUSES });
+const SubscriptionStatusEnum = apiEnum('SubscriptionStatus', SUBSCRIPTION_STATUSES);
 
 builder.prismaNode('SubscriptionItem', {
   id: { field: 'id' },
-  // Items carry no store id; they are reachable only through a subscription of the caller's store.
-  findUnique: (id, ctx) => ({ id, mode: ctx.core.mode, subscription: { storeId: ctx.core.storeId } }),
+  nullable: true,
   fields: (t) => ({
-    apiId: t.exposeString('id', { description: 'The id used by the /v1 REST API' }),
     mode: t.expose('mode', { type: ModeEnum }),
     priceId: t.exposeString('priceId'),
     units: t.exposeInt('units'),
@@ -25,11 +23,10 @@ builder.prismaNode('SubscriptionItem', {
   }),
 });
 
-builder.prismaNode('Subscription', {
+export const SubscriptionNode = builder.prismaNode('Subscription', {
   id: { field: 'id' },
-  findUnique: (id, ctx) => ({ id, ...scope(ctx.core) }),
+  nullable: true,
   fields: (t) => ({
-    apiId: t.exposeString('id', { description: 'The id used by the /v1 REST API' }),
     mode: t.expose('mode', { type: ModeEnum }),
     status: t.expose('status', { type: SubscriptionStatusEnum }),
     collectionMethod: t.exposeString('collectionMethod', { description: 'charge_automatically' }),
@@ -51,55 +48,42 @@ builder.prismaNode('Subscription', {
       cursor: 'id',
       totalCount: true,
       description: 'Charges of this subscription, newest first, declined attempts included',
-      query: { orderBy: TRANSACTIONS_NEWEST_FIRST },
+      query: { orderBy: { id: 'desc' } },
     }),
     // lastTransactionId is a plain column: a per-request loader fetches them all in one query.
     lastTransaction: t.loadable({
       type: TransactionNode,
       nullable: true,
       description: 'The last paid transaction',
-      load: (ids: string[], ctx) => ctx.core.db.transaction.findMany({ where: { id: { in: ids }, ...scope(ctx.core) } }),
+      load: (ids: string[], ctx) => findTransactionsByIds(ctx.core, ids),
       sort: (tx) => tx.id,
       resolve: (s) => s.lastTransactionId,
     }),
   }),
 });
 
-type FilterArgs = { customerId?: string | number | null; productId?: string | number | null; status?: string | null };
+listQuery('subscriptions', {
+  type: 'Subscription',
+  description: "The store's subscriptions in this environment, newest first",
+  args: (arg) => ({ customerId: arg.id(), productId: arg.id(), status: arg({ type: SubscriptionStatusEnum }) }),
+  listing: (ctx, args) => subscriptionListing(ctx, parseInput(subscriptionFilterSchema, toApiInput(args))),
+});
 
-function subscriptionsWhere(ctx: RequestContext, args: FilterArgs) {
-  const id = (v: string | number | null | undefined, type: string) => (v == null ? undefined : apiIdOf(String(v), type));
-  const input = parseInput(searchSubscriptionsSchema.pick({ customer_id: true, product_id: true, status: true }), {
-    customer_id: id(args.customerId, 'Customer'),
-    product_id: id(args.productId, 'Product'),
-    status: args.status ?? undefined,
-  });
-  return subscriptionListFilter(ctx, input);
-}
-
-builder.queryFields((t) => ({
-  subscription: t.prismaField({
+builder.queryField('subscription', (t) =>
+  t.prismaField({
     type: 'Subscription',
-    description: 'A subscription by its /v1 id (sub_…) or global id',
+    nullable: true,
+    description: 'A subscription by id (sub_…); null when this store has none such in this environment',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _p, args, ctx) => findSubscription(ctx.core, apiIdOf(String(args.id), 'Subscription'), query),
+    resolve: (query, _p, args, ctx) => findSubscription(ctx.core, { id: String(args.id) }, query),
   }),
-  subscriptions: t.prismaConnection({
-    type: 'Subscription',
-    cursor: 'id',
-    description: 'Subscriptions of this store and environment, newest first',
-    args: { customerId: t.arg.id(), productId: t.arg.id(), status: t.arg({ type: SubscriptionStatusEnum }) },
-    totalCount: (_p, args, ctx) => ctx.core.db.subscription.count({ where: subscriptionsWhere(ctx.core, args) }),
-    resolve: (query, _p, args, ctx) =>
-      ctx.core.db.subscription.findMany({ ...query, where: subscriptionsWhere(ctx.core, args), orderBy: SUBSCRIPTIONS_NEWEST_FIRST }),
-  }),
-}));
+);
 
 builder.prismaObjectFields('Customer', (t) => ({
   subscriptions: t.relatedConnection('subscriptions', {
     cursor: 'id',
     totalCount: true,
     description: "The customer's subscriptions, newest first",
-    query: { orderBy: SUBSCRIPTIONS_NEWEST_FIRST },
+    query: { orderBy: { id: 'desc' } },
   }),
 }));

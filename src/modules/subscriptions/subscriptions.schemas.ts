@@ -1,19 +1,35 @@
 import { z } from 'zod';
+import type { SubscriptionStatus } from '../../generated/prisma/enums.js';
 import { pageQuery } from '../../lib/pagination.js';
+import { resourceId } from '../../lib/schemas.js';
 
-const id = z.string().trim().min(1).max(100);
+/** Input schemas of the subscription operations, in the /v1 field names (GraphQL converts to them). */
 
-export const SUBSCRIPTION_STATUSES = ['active', 'canceled', 'unpaid', 'paused', 'trialing', 'scheduled_cancel', 'past_due'] as const;
+export const SUBSCRIPTION_STATUSES = [
+  'active',
+  'canceled',
+  'unpaid',
+  'paused',
+  'trialing',
+  'scheduled_cancel',
+  'past_due',
+] as const satisfies readonly SubscriptionStatus[];
 
-export const retrieveSubscriptionSchema = z.object({ subscription_id: id });
+/** GET /v1/subscriptions: by id; other query parameters are ignored. */
+export const subscriptionIdSchema = z.object({ subscription_id: resourceId });
+export type SubscriptionIdInput = z.infer<typeof subscriptionIdSchema>;
 
-/** The client sends only paging; the filters serve GraphQL and direct callers. */
-export const searchSubscriptionsSchema = pageQuery(10).extend({
-  customer_id: id.optional(),
-  product_id: id.optional(),
+export const subscriptionFilterSchema = z.object({
+  customer_id: resourceId.optional(),
+  product_id: resourceId.optional(),
   status: z.enum(SUBSCRIPTION_STATUSES).optional(),
 });
+export type SubscriptionFilter = z.infer<typeof subscriptionFilterSchema>;
 
-export type SubscriptionFilter = Pick<z.infer<typeof searchSubscriptionsSchema>, 'customer_id' | 'product_id' | 'status'>;
+/** The client sends only paging; the filters serve GraphQL and direct callers. */
+export const searchSubscriptionsSchema = pageQuery(10).extend(subscriptionFilterSchema.shape);
+export type SearchSubscriptionsInput = z.infer<typeof searchSubscriptionsSchema>;
 
-export const listCustomerSubscriptionsSchema = pageQuery(50);
+/** GET /v1/customers/{id}/subscriptions: the customer (path) and paging. */
+export const listCustomerSubscriptionsSchema = pageQuery(50).extend({ id: resourceId });
+export type ListCustomerSubscriptionsInput = z.infer<typeof listCustomerSubscriptionsSchema>;

@@ -1,33 +1,10 @@
-import type { Prisma as P, SubscriptionItem } from '../../generated/prisma/client.js';
+import type { SubscriptionItem } from '../../generated/prisma/client.js';
 import { serializeCustomer } from '../customers/customers.serializer.js';
 import { serializeAppliedDiscount } from '../discounts/discounts.serializer.js';
-import { PRODUCT_INCLUDE } from '../products/products.service.js';
 import { serializeProduct } from '../products/products.serializer.js';
 import { serializeTransaction } from '../transactions/transactions.serializer.js';
-
-/**
- * Transaction statuses that mean money was collected at some point. A refund or chargeback
- * later does not make the payment stop being the subscription's last payment.
- */
-export const COLLECTED_TRANSACTION_STATUSES = ['paid', 'refunded', 'partialRefund', 'chargedBack'] as const;
-
-/**
- * Relations the /v1 subscription embeds. `transactions` holds at most the newest collected
- * payment (for `last_transaction`); on a list this stays one batched query per relation.
- */
-export const SUBSCRIPTION_INCLUDE = {
-  product: { include: PRODUCT_INCLUDE },
-  customer: true,
-  items: { orderBy: { id: 'asc' } },
-  discount: true,
-  transactions: {
-    where: { status: { in: [...COLLECTED_TRANSACTION_STATUSES] } },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: 1,
-  },
-} satisfies P.SubscriptionInclude;
-
-export type SubscriptionWithRelations = P.SubscriptionGetPayload<{ include: typeof SUBSCRIPTION_INCLUDE }>;
+import { lastPayment } from './subscriptions.rules.js';
+import type { SubscriptionWithRelations } from './subscriptions.service.js';
 
 export function serializeSubscriptionItem(i: SubscriptionItem) {
   return {
@@ -43,15 +20,12 @@ export function serializeSubscriptionItem(i: SubscriptionItem) {
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : undefined);
 
 /**
- * The /v1 SubscriptionEntity. Optional dates and the last transaction are omitted rather than
- * null: the client's schema rejects null for them (only `canceled_at` may be null).
+ * The /v1 SubscriptionEntity, from a row read with SUBSCRIPTION_INCLUDE (subscriptions.service.ts).
+ * Optional dates and the last transaction are omitted rather than null: the client's schema
+ * rejects null for them (only `canceled_at` may be null).
  */
 export function serializeSubscription(s: SubscriptionWithRelations, baseUrl: string) {
-  const newestPayment = s.transactions[0];
-  // The stored pointer wins; the newest collected payment covers rows written before it was set.
-  const lastTransactionId = s.lastTransactionId ?? newestPayment?.id;
-  const lastTransaction = newestPayment && newestPayment.id === lastTransactionId ? newestPayment : undefined;
-  const lastTransactionDate = s.lastTransactionDate ?? lastTransaction?.createdAt;
+  const last = lastPayment(s);
   return {
     id: s.id,
     mode: s.mode,
@@ -61,9 +35,9 @@ export function serializeSubscription(s: SubscriptionWithRelations, baseUrl: str
     items: s.items.map(serializeSubscriptionItem),
     collection_method: s.collectionMethod,
     status: s.status,
-    ...(lastTransactionId ? { last_transaction_id: lastTransactionId } : {}),
-    ...(lastTransaction ? { last_transaction: serializeTransaction(lastTransaction) } : {}),
-    ...(lastTransactionDate ? { last_transaction_date: iso(lastTransactionDate) } : {}),
+    ...(last.id ? { last_transaction_id: last.id } : {}),
+    ...(last.transaction ? { last_transaction: serializeTransaction(last.transaction) } : {}),
+    ...(last.date ? { last_transaction_date: iso(last.date) } : {}),
     ...(s.nextTransactionDate ? { next_transaction_date: iso(s.nextTransactionDate) } : {}),
     ...(s.currentPeriodStartDate ? { current_period_start_date: iso(s.currentPeriodStartDate) } : {}),
     ...(s.currentPeriodEndDate ? { current_period_end_date: iso(s.currentPeriodEndDate) } : {}),

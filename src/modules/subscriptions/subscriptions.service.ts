@@ -1,64 +1,73 @@
 import type { Prisma as P } from '../../generated/prisma/client.js';
-import { scope, type RequestContext } from '../../context.js';
+import type { TransactionStatus } from '../../generated/prisma/enums.js';
+import type { RequestContext } from '../../context.js';
+import { db } from '../../db/tenant.js';
 import { notFound } from '../../lib/errors.js';
-import { pageWindow, toPage } from '../../lib/pagination.js';
-import { parseInput } from '../../lib/validation.js';
-import { findCustomer } from '../customers/customers.service.js';
-import { SUBSCRIPTION_INCLUDE } from './subscriptions.serializer.js';
-import {
-  listCustomerSubscriptionsSchema,
-  retrieveSubscriptionSchema,
-  searchSubscriptionsSchema,
-  type SubscriptionFilter,
-} from './subscriptions.schemas.js';
+import { pageOf, type Listing, type RowsArgs } from '../../lib/pagination.js';
+import { assertCustomerExists } from '../customers/customers.service.js';
+import { PRODUCT_INCLUDE } from '../products/products.service.js';
+import type { ListCustomerSubscriptionsInput, SearchSubscriptionsInput, SubscriptionFilter } from './subscriptions.schemas.js';
 
-/** Ids are time-sortable, so this is newest first. */
-export const SUBSCRIPTIONS_NEWEST_FIRST = { id: 'desc' } as const satisfies P.SubscriptionOrderByWithRelationInput;
+/**
+ * Transaction statuses that mean money was collected at some point. A refund or chargeback
+ * later does not make the payment stop being the subscription's last payment.
+ */
+export const COLLECTED_TRANSACTION_STATUSES = ['paid', 'refunded', 'partialRefund', 'chargedBack'] as const satisfies readonly TransactionStatus[];
 
-export function subscriptionListFilter(ctx: RequestContext, f: SubscriptionFilter = {}): P.SubscriptionWhereInput {
-  return {
-    ...scope(ctx),
-    ...(f.customer_id ? { customerId: f.customer_id } : {}),
-    ...(f.product_id ? { productId: f.product_id } : {}),
-    ...(f.status ? { status: f.status } : {}),
+/**
+ * Relations the /v1 subscription embeds. `transactions` holds at most the newest collected
+ * payment (for `last_transaction`); on a list this stays one batched query per relation.
+ */
+export const SUBSCRIPTION_INCLUDE = {
+  product: { include: PRODUCT_INCLUDE },
+  customer: true,
+  items: { orderBy: { id: 'asc' } },
+  discount: true,
+  transactions: {
+    where: { status: { in: [...COLLECTED_TRANSACTION_STATUSES] } },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: 1,
+  },
+} satisfies P.SubscriptionInclude;
+
+export type SubscriptionWithRelations = P.SubscriptionGetPayload<{ include: typeof SUBSCRIPTION_INCLUDE }>;
+
+type SubscriptionSelection = { include?: P.SubscriptionInclude; select?: P.SubscriptionSelect };
+
+/** A subscription with the caller's selection (GraphQL) or the /v1 shape; null when the caller has no such subscription. */
+export function findSubscription(ctx: RequestContext, input: { id: string }, selection: SubscriptionSelection = { include: SUBSCRIPTION_INCLUDE }) {
+  return db(ctx).subscription.findUnique({ ...selection, where: { id: input.id } });
+}
+
+export async function findSubscriptionOrThrow(ctx: RequestContext, input: { id: string }): Promise<SubscriptionWithRelations> {
+  const row = await db(ctx).subscription.findUnique({ where: { id: input.id }, include: SUBSCRIPTION_INCLUDE });
+  if (!row) throw notFound('Subscription', input.id);
+  return row;
+}
+
+/** The store's subscriptions, newest first (ids are time-sortable), narrowed by the filters. */
+export function subscriptionListing(ctx: RequestContext, filter: SubscriptionFilter) {
+  const where: P.SubscriptionWhereInput = {
+    ...(filter.customer_id ? { customerId: filter.customer_id } : {}),
+    ...(filter.product_id ? { productId: filter.product_id } : {}),
+    ...(filter.status ? { status: filter.status } : {}),
   };
-}
-
-export async function findSubscription<Q extends { include?: P.SubscriptionInclude; select?: P.SubscriptionSelect }>(
-  ctx: RequestContext,
-  id: string,
-  query?: Q,
-) {
-  const row = await ctx.db.subscription.findFirst({ ...(query ?? {}), where: { id, ...scope(ctx) } });
-  if (!row) throw notFound('Subscription', id);
-  return row;
-}
-
-/** A subscription with what its /v1 shape embeds. */
-export async function retrieveSubscription(ctx: RequestContext, raw: unknown) {
-  const input = parseInput(retrieveSubscriptionSchema, raw);
-  const row = await ctx.db.subscription.findFirst({ where: { id: input.subscription_id, ...scope(ctx) }, include: SUBSCRIPTION_INCLUDE });
-  if (!row) throw notFound('Subscription', input.subscription_id);
-  return row;
+  return {
+    rows: <A extends RowsArgs<P.SubscriptionInclude, P.SubscriptionSelect, P.SubscriptionWhereUniqueInput>>(args: A) =>
+      db(ctx).subscription.findMany({ ...args, where, orderBy: { id: 'desc' } }) as Promise<P.SubscriptionGetPayload<A>[]>,
+    count: () => db(ctx).subscription.count({ where }),
+  } satisfies Listing<object, unknown>;
 }
 
 /** One page with its relations: a fixed number of queries whatever the page size. */
-async function subscriptionPage(ctx: RequestContext, where: P.SubscriptionWhereInput, page: { page_number: number; page_size: number }) {
-  const [items, total] = await Promise.all([
-    ctx.db.subscription.findMany({ where, include: SUBSCRIPTION_INCLUDE, orderBy: SUBSCRIPTIONS_NEWEST_FIRST, ...pageWindow(page) }),
-    ctx.db.subscription.count({ where }),
-  ]);
-  return toPage(items, total, page);
+export function searchSubscriptions(ctx: RequestContext, input: SearchSubscriptionsInput) {
+  const listing = subscriptionListing(ctx, input);
+  return pageOf(input, listing, (window) => listing.rows({ ...window, include: SUBSCRIPTION_INCLUDE }));
 }
 
-export async function searchSubscriptions(ctx: RequestContext, raw: unknown) {
-  const input = parseInput(searchSubscriptionsSchema, raw);
-  return subscriptionPage(ctx, subscriptionListFilter(ctx, input), input);
-}
-
-/** A customer's subscriptions, newest first; a customer of another store or environment is not found. */
-export async function listCustomerSubscriptions(ctx: RequestContext, customerId: string, raw: unknown) {
-  const input = parseInput(listCustomerSubscriptionsSchema, raw);
-  const customer = await findCustomer(ctx, customerId, { select: { id: true } });
-  return subscriptionPage(ctx, subscriptionListFilter(ctx, { customer_id: customer.id }), input);
+/** A customer's subscriptions, newest first; a customer of another store or environment is a 404. */
+export async function listCustomerSubscriptions(ctx: RequestContext, input: ListCustomerSubscriptionsInput) {
+  await assertCustomerExists(ctx, input.id);
+  const listing = subscriptionListing(ctx, { customer_id: input.id });
+  return pageOf(input, listing, (window) => listing.rows({ ...window, include: SUBSCRIPTION_INCLUDE }));
 }

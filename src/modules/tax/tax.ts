@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { basisPointsOf, mulDiv } from '../../lib/money.js';
 
 const rateTable = z.object({
   source: z.string().min(1),
@@ -17,15 +18,13 @@ export type TaxMode = 'inclusive' | 'exclusive';
 
 export interface TaxResult {
   /** What the buyer pays for `amount`, tax included. */
-  total: number;
-  tax: number;
+  total: bigint;
+  tax: bigint;
   rateBp: number;
   country: string | null;
   reverseCharge: boolean;
 }
 
-/** round(n / d) half up, in integers; n and d are non-negative and n stays far below 2^53. */
-const divRound = (n: number, d: number) => Math.floor((2 * n + d) / (2 * d));
 
 /**
  * Normalised buyer tax id (VAT number, ABN, ...): spaces, dots and dashes removed, uppercased.
@@ -46,7 +45,7 @@ export function normalizeTaxId(raw: string | null | undefined): string | null {
  * charged; with `businessNetPricing` an inclusive price drops to its net for such buyers.
  */
 export function computeTax(args: {
-  amount: number;
+  amount: bigint;
   taxMode: TaxMode;
   taxCategory: string;
   businessNetPricing: boolean;
@@ -54,15 +53,15 @@ export function computeTax(args: {
   taxId: string | null;
 }): TaxResult {
   const entry = args.country ? TAX_RATES.countries[args.country] : undefined;
-  if (!entry) return { total: args.amount, tax: 0, rateBp: 0, country: args.country, reverseCharge: false };
+  if (!entry) return { total: args.amount, tax: 0n, rateBp: 0, country: args.country, reverseCharge: false };
   const rateBp = args.taxCategory === 'ebooks' ? entry.ebooks_bp : entry.standard_bp;
   const reverseCharge = entry.reverse_charge && args.taxId !== null && rateBp > 0;
-  const net = args.taxMode === 'inclusive' ? divRound(args.amount * 10000, 10000 + rateBp) : args.amount;
+  const net = args.taxMode === 'inclusive' ? mulDiv(args.amount, 10_000n, BigInt(10_000 + rateBp)) : args.amount;
   if (reverseCharge) {
     const total = args.taxMode === 'inclusive' && !args.businessNetPricing ? args.amount : net;
-    return { total, tax: 0, rateBp, country: args.country, reverseCharge: true };
+    return { total, tax: 0n, rateBp, country: args.country, reverseCharge: true };
   }
   if (args.taxMode === 'inclusive') return { total: args.amount, tax: args.amount - net, rateBp, country: args.country, reverseCharge: false };
-  const tax = divRound(args.amount * rateBp, 10000);
+  const tax = basisPointsOf(args.amount, rateBp);
   return { total: args.amount + tax, tax, rateBp, country: args.country, reverseCharge: false };
 }

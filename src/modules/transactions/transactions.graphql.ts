@@ -1,30 +1,28 @@
-import { builder, ModeEnum } from '../../graphql/builder.js';
-import { apiIdOf } from '../../graphql/input.js';
-import { scope } from '../../context.js';
+import { apiEnum, builder, ModeEnum, MoneyRef } from '../../graphql/builder.js';
+import { listQuery } from '../../graphql/connection.js';
+import { toApiInput } from '../../graphql/input.js';
 import { parseInput } from '../../lib/validation.js';
-import { searchTransactionsSchema } from './transactions.schemas.js';
-import { findTransaction, transactionListFilter, TRANSACTIONS_NEWEST_FIRST } from './transactions.service.js';
+import { TRANSACTION_STATUSES, TRANSACTION_TYPES, transactionFilterSchema } from './transactions.schemas.js';
+import { findTransaction, transactionListing } from './transactions.service.js';
 
-const TransactionTypeEnum = builder.enumType('TransactionType', {
-  values: ['payment', 'invoice'] as const,
-  description: 'payment: a one-time purchase; invoice: a subscription charge',
-});
-const TransactionStatusEnum = builder.enumType('TransactionStatus', {
-  values: ['pending', 'paid', 'refunded', 'partialRefund', 'chargedBack', 'uncollectible', 'declined', 'canceled', 'void'] as const,
-});
+const TransactionTypeEnum = apiEnum('TransactionType', TRANSACTION_TYPES, 'payment: a one-time purchase; invoice: a subscription charge');
+const TransactionStatusEnum = apiEnum('TransactionStatus', TRANSACTION_STATUSES);
 
 export const TransactionNode = builder.prismaNode('Transaction', {
   id: { field: 'id' },
-  findUnique: (id, ctx) => ({ id, ...scope(ctx.core) }),
+  nullable: true,
   fields: (t) => ({
-    apiId: t.exposeString('id', { description: 'The id used by the /v1 REST API' }),
     mode: t.expose('mode', { type: ModeEnum }),
-    amount: t.exposeInt('amount', { description: 'Charged or attempted, minor units, tax included' }),
-    amountPaid: t.exposeInt('amountPaid'),
-    discountAmount: t.exposeInt('discountAmount'),
-    taxAmount: t.exposeInt('taxAmount'),
-    refundedAmount: t.exposeInt('refundedAmount'),
-    currency: t.expose('currency', { type: 'Currency' }),
+    amount: t.field({
+      type: MoneyRef,
+      description: 'Charged or attempted, tax included',
+      select: { amount: true, currency: true },
+      resolve: (x) => ({ amount: x.amount, currency: x.currency }),
+    }),
+    amountPaid: t.field({ type: MoneyRef, select: { amountPaid: true, currency: true }, resolve: (x) => ({ amount: x.amountPaid, currency: x.currency }) }),
+    discountAmount: t.field({ type: MoneyRef, select: { discountAmount: true, currency: true }, resolve: (x) => ({ amount: x.discountAmount, currency: x.currency }) }),
+    taxAmount: t.field({ type: MoneyRef, select: { taxAmount: true, currency: true }, resolve: (x) => ({ amount: x.taxAmount, currency: x.currency }) }),
+    refundedAmount: t.field({ type: MoneyRef, select: { refundedAmount: true, currency: true }, resolve: (x) => ({ amount: x.refundedAmount, currency: x.currency }) }),
     type: t.expose('type', { type: TransactionTypeEnum }),
     status: t.expose('status', { type: TransactionStatusEnum }),
     taxCountry: t.exposeString('taxCountry', { nullable: true }),
@@ -40,41 +38,28 @@ export const TransactionNode = builder.prismaNode('Transaction', {
   }),
 });
 
-builder.queryFields((t) => ({
-  transaction: t.prismaField({
+listQuery('transactions', {
+  type: 'Transaction',
+  description: "The store's transactions in this environment, newest first; productId matches the order or subscription product",
+  args: (arg) => ({ customerId: arg.id(), orderId: arg.id(), productId: arg.id() }),
+  listing: (ctx, args) => transactionListing(ctx, parseInput(transactionFilterSchema, toApiInput(args))),
+});
+
+builder.queryField('transaction', (t) =>
+  t.prismaField({
     type: 'Transaction',
-    description: 'A transaction by its /v1 id (txn_…) or global id',
+    nullable: true,
+    description: 'A transaction by id (txn_…); null when this store has none such in this environment',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _p, args, ctx) => findTransaction(ctx.core, apiIdOf(String(args.id), 'Transaction'), query),
+    resolve: (query, _p, args, ctx) => findTransaction(ctx.core, { id: String(args.id) }, query),
   }),
-  transactions: t.prismaConnection({
-    type: 'Transaction',
-    cursor: 'id',
-    description: 'Transactions of this store and environment, newest first; productId matches the order or subscription product',
-    args: { customerId: t.arg.id(), orderId: t.arg.id(), productId: t.arg.id() },
-    totalCount: (_p, args, ctx) => ctx.core.db.transaction.count({ where: transactionsWhere(ctx.core, args) }),
-    resolve: (query, _p, args, ctx) =>
-      ctx.core.db.transaction.findMany({ ...query, where: transactionsWhere(ctx.core, args), orderBy: TRANSACTIONS_NEWEST_FIRST }),
-  }),
-}));
-
-type FilterArgs = { customerId?: string | number | null; orderId?: string | number | null; productId?: string | number | null };
-
-function transactionsWhere(ctx: Parameters<typeof transactionListFilter>[0], args: FilterArgs) {
-  const id = (v: string | number | null | undefined, type: string) => (v == null ? undefined : apiIdOf(String(v), type));
-  const input = parseInput(searchTransactionsSchema.pick({ customer_id: true, order_id: true, product_id: true }), {
-    customer_id: id(args.customerId, 'Customer'),
-    order_id: id(args.orderId, 'Order'),
-    product_id: id(args.productId, 'Product'),
-  });
-  return transactionListFilter(ctx, input);
-}
+);
 
 builder.prismaObjectFields('Customer', (t) => ({
   transactions: t.relatedConnection('transactions', {
     cursor: 'id',
     totalCount: true,
     description: "The customer's transactions, newest first, declined attempts included",
-    query: { orderBy: TRANSACTIONS_NEWEST_FIRST },
+    query: { orderBy: { id: 'desc' } },
   }),
 }));

@@ -1,14 +1,34 @@
 import { z } from 'zod';
+import type { TransactionStatus, TransactionType } from '../../generated/prisma/enums.js';
 import { pageQuery } from '../../lib/pagination.js';
+import { resourceId } from '../../lib/schemas.js';
 
-const id = z.string().trim().min(1).max(100);
+/** Input schemas of the transaction operations, in the /v1 field names (GraphQL converts to them). */
 
-export const retrieveTransactionSchema = z.object({ transaction_id: id });
+/** payment: a one-time purchase; invoice: a subscription charge. */
+export const TRANSACTION_TYPES = ['payment', 'invoice'] as const satisfies readonly TransactionType[];
+export const TRANSACTION_STATUSES = [
+  'pending',
+  'paid',
+  'refunded',
+  'partialRefund',
+  'chargedBack',
+  'uncollectible',
+  'declined',
+  'canceled',
+  'void',
+] as const satisfies readonly TransactionStatus[];
 
-export const searchTransactionsSchema = pageQuery(10).extend({
-  customer_id: id.optional(),
-  order_id: id.optional(),
-  product_id: id.optional(),
+/** GET /v1/transactions: by id; other query parameters are ignored. */
+export const transactionIdSchema = z.object({ transaction_id: resourceId });
+export type TransactionIdInput = z.infer<typeof transactionIdSchema>;
+
+export const transactionFilterSchema = z.object({
+  customer_id: resourceId.optional(),
+  order_id: resourceId.optional(),
+  product_id: resourceId.optional(),
 });
+export type TransactionFilter = z.infer<typeof transactionFilterSchema>;
 
-export type TransactionFilter = { customer_id?: string; order_id?: string; product_id?: string };
+export const searchTransactionsSchema = pageQuery(10).extend(transactionFilterSchema.shape);
+export type SearchTransactionsInput = z.infer<typeof searchTransactionsSchema>;

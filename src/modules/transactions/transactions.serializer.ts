@@ -1,4 +1,5 @@
 import type { Transaction } from '../../generated/prisma/client.js';
+import { toWireNumber } from '../../lib/money.js';
 
 /**
  * The /v1 TransactionEntity. Unlike orders its times are Unix milliseconds. `description` and
@@ -10,15 +11,15 @@ export function serializeTransaction(t: Transaction) {
     id: t.id,
     mode: t.mode,
     object: 'transaction',
-    amount: t.amount,
-    amount_paid: t.amountPaid,
-    discount_amount: t.discountAmount,
+    amount: toWireNumber(t.amount),
+    amount_paid: toWireNumber(t.amountPaid),
+    discount_amount: toWireNumber(t.discountAmount),
     currency: t.currency,
     type: t.type,
     tax_country: t.taxCountry,
-    tax_amount: t.taxAmount,
+    tax_amount: toWireNumber(t.taxAmount),
     status: t.status,
-    refunded_amount: t.refundedAmount,
+    refunded_amount: toWireNumber(t.refundedAmount),
     order: t.orderId,
     subscription: t.subscriptionId,
     customer: t.customerId,

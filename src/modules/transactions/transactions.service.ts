@@ -1,21 +1,19 @@
 import type { Prisma as P } from '../../generated/prisma/client.js';
-import { scope, type RequestContext } from '../../context.js';
+import type { RequestContext } from '../../context.js';
+import { db } from '../../db/tenant.js';
 import { notFound } from '../../lib/errors.js';
-import { pageWindow, toPage } from '../../lib/pagination.js';
-import { parseInput } from '../../lib/validation.js';
-import { retrieveTransactionSchema, searchTransactionsSchema, type TransactionFilter } from './transactions.schemas.js';
+import { pageOf, type Listing, type RowsArgs } from '../../lib/pagination.js';
+import type { SearchTransactionsInput, TransactionFilter } from './transactions.schemas.js';
 
-/** Ids are time-sortable, so this is newest first with a stable tie-break. */
-export const TRANSACTIONS_NEWEST_FIRST = { id: 'desc' } as const satisfies P.TransactionOrderByWithRelationInput;
+type TransactionSelection = { include?: P.TransactionInclude; select?: P.TransactionSelect };
 
 /**
- * The store's transactions narrowed by the search filters. A transaction is "for a product"
- * when the subscription it bills is for that product, or the order it paid is, or (for a
- * one-time attempt that has neither, e.g. a declined payment) its checkout was.
+ * The search filters as a where clause (the tenant is added by the data layer). A transaction
+ * is "for a product" when the subscription it bills is for that product, or the order it paid
+ * is, or (for a one-time attempt that has neither, e.g. a declined payment) its checkout was.
  */
-export function transactionListFilter(ctx: RequestContext, f: TransactionFilter = {}): P.TransactionWhereInput {
+export function transactionListFilter(f: TransactionFilter = {}): P.TransactionWhereInput {
   return {
-    ...scope(ctx),
     ...(f.customer_id ? { customerId: f.customer_id } : {}),
     ...(f.order_id ? { orderId: f.order_id } : {}),
     ...(f.product_id
@@ -30,27 +28,33 @@ export function transactionListFilter(ctx: RequestContext, f: TransactionFilter 
   };
 }
 
-export async function findTransaction<Q extends { include?: P.TransactionInclude; select?: P.TransactionSelect }>(
-  ctx: RequestContext,
-  id: string,
-  query?: Q,
-) {
-  const row = await ctx.db.transaction.findFirst({ ...(query ?? {}), where: { id, ...scope(ctx) } });
-  if (!row) throw notFound('Transaction', id);
+/** A transaction with the caller's selection; null when the caller has no such transaction. */
+export function findTransaction(ctx: RequestContext, input: { id: string }, selection: TransactionSelection = {}) {
+  return db(ctx).transaction.findUnique({ ...selection, where: { id: input.id } });
+}
+
+export async function findTransactionOrThrow(ctx: RequestContext, input: { id: string }) {
+  const row = await findTransaction(ctx, input);
+  if (!row) throw notFound('Transaction', input.id);
   return row;
 }
 
-export async function retrieveTransaction(ctx: RequestContext, raw: unknown) {
-  const input = parseInput(retrieveTransactionSchema, raw);
-  return findTransaction(ctx, input.transaction_id);
+/** Transactions by id, for a per-request loader (GraphQL `Subscription.lastTransaction`); ids the caller does not have are left out. */
+export function findTransactionsByIds(ctx: RequestContext, ids: readonly string[]) {
+  return db(ctx).transaction.findMany({ where: { id: { in: [...ids] } } });
 }
 
-export async function searchTransactions(ctx: RequestContext, raw: unknown) {
-  const input = parseInput(searchTransactionsSchema, raw);
-  const where = transactionListFilter(ctx, input);
-  const [items, total] = await Promise.all([
-    ctx.db.transaction.findMany({ where, orderBy: TRANSACTIONS_NEWEST_FIRST, ...pageWindow(input) }),
-    ctx.db.transaction.count({ where }),
-  ]);
-  return toPage(items, total, input);
+/** The store's transactions, newest first (ids are time-sortable), declined attempts included. */
+export function transactionListing(ctx: RequestContext, filter: TransactionFilter) {
+  const where = transactionListFilter(filter);
+  return {
+    rows: <A extends RowsArgs<P.TransactionInclude, P.TransactionSelect, P.TransactionWhereUniqueInput>>(args: A) =>
+      db(ctx).transaction.findMany({ ...args, where, orderBy: { id: 'desc' } }) as Promise<P.TransactionGetPayload<A>[]>,
+    count: () => db(ctx).transaction.count({ where }),
+  } satisfies Listing<object, unknown>;
+}
+
+export function searchTransactions(ctx: RequestContext, input: SearchTransactionsInput) {
+  const listing = transactionListing(ctx, input);
+  return pageOf(input, listing, (window) => listing.rows(window));
 }

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-
-const id = z.string().trim().min(1).max(100);
+import { resourceId as id } from '../../lib/schemas.js';
 
 /** GET /v1/webhooks/{id}/events/pending: path id + query. Other query parameters are ignored, like elsewhere. */
 export const listPendingEventsSchema = z.object({
   id,
   limit: z.coerce.number().int().min(1).max(100).default(50),
 });
+export type ListPendingEventsInput = z.infer<typeof listPendingEventsSchema>;
 
 /** Kept of a local server's answer: the official client documents response_body as truncated to 10,000 characters. */
 export const RESPONSE_EXCERPT_MAX = 10_000;
@@ -23,3 +23,4 @@ export const acknowledgeEventSchema = z.strictObject({
     .optional()
     .transform((s) => (s === undefined ? undefined : s.slice(0, RESPONSE_EXCERPT_MAX))),
 });
+export type AcknowledgeEventInput = z.infer<typeof acknowledgeEventSchema>;

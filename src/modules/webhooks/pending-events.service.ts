@@ -1,9 +1,9 @@
-import { scope, type RequestContext } from '../../context.js';
+import type { RequestContext } from '../../context.js';
+import { db, inTransaction } from '../../db/tenant.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { parseInput } from '../../lib/validation.js';
 import { openSigningSecret } from './endpoint-secrets.js';
-import { acknowledgeEventSchema, listPendingEventsSchema } from './pending-events.schemas.js';
+import type { AcknowledgeEventInput, ListPendingEventsInput } from './pending-events.schemas.js';
 import { signDelivery } from './signing.js';
 
 /**
@@ -31,11 +31,11 @@ export interface EventAck {
 }
 
 async function cliEndpoint(ctx: RequestContext, id: string) {
-  const endpoint = await ctx.db.webhookEndpoint.findFirst({ where: { id, ...scope(ctx), deletedAt: null } });
+  const endpoint = await db(ctx).webhookEndpoint.findFirst({ where: { id, deletedAt: null } });
   if (!endpoint) throw notFound('Webhook', id);
   if (endpoint.deliveryMode !== 'cli') {
     const message = `webhook ${id} has delivery_mode ${endpoint.deliveryMode}; pending events exist only for cli endpoints`;
-    throw new AppError('bad_request', message, [{ path: ['id'], message }]);
+    throw new AppError('invalid_state', message, [{ path: ['id'], message }]);
   }
   return endpoint;
 }
@@ -46,17 +46,16 @@ async function cliEndpoint(ctx: RequestContext, id: string) {
  * POST would have carried. Signing at pull time keeps `webhook-timestamp` fresh for
  * verifiers that reject old timestamps.
  */
-export async function listPendingEvents(ctx: RequestContext, raw: unknown): Promise<{ items: PendingEventItem[] }> {
-  const input = parseInput(listPendingEventsSchema, raw);
+export async function listPendingEvents(ctx: RequestContext, input: ListPendingEventsInput): Promise<{ items: PendingEventItem[] }> {
   const endpoint = await cliEndpoint(ctx, input.id);
-  const deliveries = await ctx.db.webhookDelivery.findMany({
+  const deliveries = await db(ctx).webhookDelivery.findMany({
     where: { endpointId: endpoint.id, status: 'pending' },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     take: input.limit,
     include: { event: true },
   });
   if (deliveries.length === 0) return { items: [] };
-  const secret = await openSigningSecret(ctx.db, ctx.mode, endpoint.secretCiphertext);
+  const secret = await openSigningSecret(ctx.data, ctx.mode, endpoint.secretCiphertext);
   const now = ctx.clock.now();
   return {
     items: deliveries.map(({ event, createdAt }): PendingEventItem => {
@@ -72,12 +71,12 @@ export async function listPendingEvents(ctx: RequestContext, raw: unknown): Prom
  * Acknowledging an already completed delivery again returns the stored result and records
  * nothing, so a tool that retries its acknowledgement cannot double-count.
  */
-export async function acknowledgeEvent(ctx: RequestContext, raw: unknown): Promise<EventAck> {
-  const input = parseInput(acknowledgeEventSchema, raw);
+export async function acknowledgeEvent(ctx: RequestContext, input: AcknowledgeEventInput): Promise<EventAck> {
   const endpoint = await cliEndpoint(ctx, input.id);
   const delivered = input.status_code === DELIVERED_STATUS;
   const now = ctx.clock.now();
-  return ctx.db.$transaction(async (tx): Promise<EventAck> => {
+  return inTransaction(ctx, async (ctx): Promise<EventAck> => {
+    const tx = db(ctx);
     const where = { eventId_endpointId: { eventId: input.event_id, endpointId: endpoint.id } };
     // A conditional update is the row lock: of two concurrent acknowledgements PostgreSQL lets
     // one change the pending row and re-evaluates `status = 'pending'` for the other after the

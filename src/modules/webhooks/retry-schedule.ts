@@ -6,12 +6,3 @@ export const RETRY_DELAYS_MS = [30_000, 60_000, 300_000, 3_600_000] as const;
 
 /** Attempts a delivery gets before it is marked failed. */
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
-
-/**
- * When the next attempt is due after attempt number `attemptCount` (1-based) failed at
- * `attemptedAt`; null when the schedule is exhausted.
- */
-export function nextAttemptAfter(attemptCount: number, attemptedAt: Date): Date | null {
-  const delay = RETRY_DELAYS_MS[attemptCount - 1];
-  return delay === undefined ? null : new Date(attemptedAt.getTime() + delay);
-}

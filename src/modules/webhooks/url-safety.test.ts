@@ -1,7 +1,7 @@
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../lib/errors.js';
+import { AppError, httpStatusOf } from '../../lib/errors.js';
 import { assertDeliverableUrl, classifyAddress, guardedLookup } from './url-safety.js';
 
 describe('classifyAddress', () => {
@@ -91,7 +91,9 @@ describe('assertDeliverableUrl', () => {
     'http://api.localhost/',
   ])('refuses %s with a 400 naming url', async (url) => {
     const err = await refusal(url);
-    expect(err.code).toBe('bad_request');
+    expect(err.code).toBe('validation_failed');
+    expect(err.kind).toBe('invalid_request');
+    expect(httpStatusOf(err.kind)).toBe(400);
     expect(err.issues[0]?.path).toEqual(['url']);
     expect(err.issues[0]?.message).toMatch(/must not point to .*WEBHOOK_ALLOW_PRIVATE_URLS/);
   });

@@ -118,7 +118,7 @@ const systemResolver: Resolver = (hostname) =>
     dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses.map((a) => a.address)))),
   );
 
-const refuse = (message: string) => new AppError('bad_request', `url ${message}`, [{ path: ['url'], message }]);
+const refuse = (message: string) => new AppError('validation_failed', `url ${message}`, [{ path: ['url'], message }]);
 
 /**
  * Throws a 400 naming `url` unless it is an absolute http(s) URL whose host is, and resolves

@@ -1,34 +1,24 @@
-import type { WebhookEndpoint } from '../../generated/prisma/client.js';
-import { builder, ModeEnum } from '../../graphql/builder.js';
-import { apiIdOf, toApiInput } from '../../graphql/input.js';
-import { scope } from '../../context.js';
+import { apiEnum, builder, ModeEnum } from '../../graphql/builder.js';
+import { listQuery } from '../../graphql/connection.js';
+import { toApiInput } from '../../graphql/input.js';
+import { operationMutation, payloadType, type Payload } from '../../graphql/mutation.js';
+import { parseInput } from '../../lib/validation.js';
 import { EVENT_TYPES } from '../events/events.service.js';
-import { DELIVERY_MODES, DELIVERY_STATUSES, WEBHOOK_STATUSES } from './webhooks.schemas.js';
-import {
-  createWebhook,
-  deleteWebhook,
-  findWebhook,
-  resendEvent,
-  rotateWebhookSecret,
-  updateWebhook,
-  webhookListFilter,
-} from './webhooks.service.js';
+import { createWebhookOp, deleteWebhookOp, resendEventOp, rotateWebhookSecretOp, updateWebhookOp } from './webhooks.operations.js';
+import { DELIVERY_MODES, DELIVERY_STATUSES, eventFilterSchema, WEBHOOK_STATUSES } from './webhooks.schemas.js';
+import { eventListing, findWebhook, webhookListing } from './webhooks.service.js';
 
-const WebhookDeliveryModeEnum = builder.enumType('WebhookDeliveryMode', { values: DELIVERY_MODES });
-const WebhookStatusEnum = builder.enumType('WebhookStatus', { values: WEBHOOK_STATUSES });
-const WebhookDeliveryStatusEnum = builder.enumType('WebhookDeliveryStatus', { values: DELIVERY_STATUSES });
-// Event type names contain '.', which GraphQL enum values cannot: strings checked by the shared schema.
-const eventTypesDescription = `Event types, each one of: ${EVENT_TYPES.join(', ')}`;
+const WebhookDeliveryModeEnum = apiEnum('WebhookDeliveryMode', DELIVERY_MODES);
+const WebhookStatusEnum = apiEnum('WebhookStatus', WEBHOOK_STATUSES);
+const WebhookDeliveryStatusEnum = apiEnum('WebhookDeliveryStatus', DELIVERY_STATUSES);
+export const EventTypeEnum = apiEnum('EventType', EVENT_TYPES, 'Event types; `subscription_paid` is the /v1 `subscription.paid`');
 
-const NEWEST_FIRST = { id: 'desc' } as const;
-
-export const EventNode = builder.prismaNode('Event', {
+builder.prismaNode('Event', {
   id: { field: 'id' },
-  findUnique: (id, ctx) => ({ id, ...scope(ctx.core) }),
+  nullable: true,
   fields: (t) => ({
-    apiId: t.exposeString('id', { description: 'The event id (evt_…), as in the delivery body and webhook-id header' }),
     mode: t.expose('mode', { type: ModeEnum }),
-    type: t.exposeString('type'),
+    type: t.field({ type: EventTypeEnum, resolve: (e) => e.type as (typeof EVENT_TYPES)[number] }),
     payload: t.expose('payload', { type: 'JSON', description: 'The resource as the REST API rendered it when the event happened' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
@@ -45,12 +35,11 @@ builder.prismaObject('DeliveryAttempt', {
   }),
 });
 
-export const WebhookDeliveryNode = builder.prismaNode('WebhookDelivery', {
+builder.prismaNode('WebhookDelivery', {
   id: { field: 'id' },
-  findUnique: (id, ctx) => ({ id, endpoint: { ...scope(ctx.core) } }),
+  nullable: true,
   fields: (t) => ({
-    apiId: t.exposeString('id'),
-    status: t.field({ type: WebhookDeliveryStatusEnum, select: { status: true }, resolve: (d) => d.status as (typeof DELIVERY_STATUSES)[number] }),
+    status: t.field({ type: WebhookDeliveryStatusEnum, resolve: (d) => d.status as (typeof DELIVERY_STATUSES)[number] }),
     attemptCount: t.exposeInt('attemptCount', { description: 'Attempts in the current schedule (a manual resend starts a new one)' }),
     nextAttemptAt: t.field({
       type: 'DateTime',
@@ -65,18 +54,19 @@ export const WebhookDeliveryNode = builder.prismaNode('WebhookDelivery', {
   }),
 });
 
-export const WebhookEndpointNode = builder.prismaNode('WebhookEndpoint', {
+builder.prismaNode('WebhookEndpoint', {
   id: { field: 'id' },
-  findUnique: (id, ctx) => ({ id, ...scope(ctx.core), deletedAt: null }),
+  nullable: true,
+  findUnique: (id) => ({ id, deletedAt: null }),
   description: 'A webhook endpoint; its signing secret is only returned by createWebhookEndpoint and rotateWebhookSecret',
   fields: (t) => ({
-    apiId: t.exposeString('id', { description: 'The id used by the /v1 REST API' }),
     mode: t.expose('mode', { type: ModeEnum }),
     name: t.exposeString('name', { nullable: true }),
     url: t.exposeString('url', { description: 'Empty for a cli endpoint created without one' }),
-    deliveryMode: t.field({ type: WebhookDeliveryModeEnum, select: { deliveryMode: true }, resolve: (w) => w.deliveryMode as 'http' | 'cli' }),
+    deliveryMode: t.field({ type: WebhookDeliveryModeEnum, resolve: (w) => w.deliveryMode as (typeof DELIVERY_MODES)[number] }),
     status: t.field({ type: WebhookStatusEnum, select: { enabled: true }, resolve: (w) => (w.enabled ? 'enabled' : 'disabled') }),
-    events: t.exposeStringList('events'),
+    events: t.field({ type: [EventTypeEnum], resolve: (w) => w.events as (typeof EVENT_TYPES)[number][] }),
+    deleted: t.boolean({ select: { deletedAt: true }, resolve: (w) => w.deletedAt !== null }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     deliveries: t.relatedConnection('deliveries', {
@@ -84,100 +74,101 @@ export const WebhookEndpointNode = builder.prismaNode('WebhookEndpoint', {
       totalCount: true,
       description: "This endpoint's deliveries, newest first",
       args: { status: t.arg({ type: WebhookDeliveryStatusEnum, required: false }) },
-      query: (args) => ({ where: args.status ? { status: args.status } : {}, orderBy: NEWEST_FIRST }),
+      query: (args) => ({ where: args.status ? { status: args.status } : {}, orderBy: { id: 'desc' } }),
     }),
   }),
 });
 
-const WebhookSecretPayload = builder.objectRef<{ endpoint: WebhookEndpoint; secret: string }>('WebhookSecretPayload').implement({
-  description: 'An endpoint with its signing secret; the only places the secret is returned',
-  fields: (t) => ({
-    endpoint: t.field({ type: WebhookEndpointNode, resolve: (p) => p.endpoint }),
-    secret: t.exposeString('secret', { description: 'whsec_…: verifies service-signature and the Standard Webhooks signature' }),
-  }),
+listQuery('webhookEndpoints', {
+  type: 'WebhookEndpoint',
+  description: "The store's webhook endpoints in this environment, newest first",
+  listing: (ctx) => webhookListing(ctx),
 });
 
-builder.queryFields((t) => ({
-  webhookEndpoints: t.prismaConnection({
+listQuery('events', {
+  type: 'Event',
+  description: "The store's events in this environment, newest first",
+  args: (arg) => ({ type: arg({ type: EventTypeEnum, description: 'Only events of this type' }) }),
+  listing: (ctx, args) => eventListing(ctx, parseInput(eventFilterSchema, toApiInput(args))),
+});
+
+builder.queryField('webhookEndpoint', (t) =>
+  t.prismaField({
     type: 'WebhookEndpoint',
-    cursor: 'id',
-    description: "The store's webhook endpoints in this environment, newest first",
-    totalCount: (_p, _a, ctx) => ctx.core.db.webhookEndpoint.count({ where: webhookListFilter(ctx.core) }),
-    resolve: (query, _p, _a, ctx) => ctx.core.db.webhookEndpoint.findMany({ ...query, where: webhookListFilter(ctx.core), orderBy: NEWEST_FIRST }),
-  }),
-  webhookEndpoint: t.prismaField({
-    type: 'WebhookEndpoint',
-    description: 'A webhook endpoint by its /v1 id (wh_…) or global id',
+    nullable: true,
+    description: 'A webhook endpoint by id (wh_…); null when this store has none such in this environment',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _p, args, ctx) => findWebhook(ctx.core, apiIdOf(String(args.id), 'WebhookEndpoint'), query),
+    resolve: (query, _p, args, ctx) => findWebhook(ctx.core, { id: String(args.id) }, query),
   }),
-  events: t.prismaConnection({
-    type: 'Event',
-    cursor: 'id',
-    description: "The store's events in this environment, newest first",
-    args: { type: t.arg.string({ required: false, description: 'Only events of this type' }) },
-    totalCount: (_p, args, ctx) => ctx.core.db.event.count({ where: { ...scope(ctx.core), ...(args.type ? { type: args.type } : {}) } }),
-    resolve: (query, _p, args, ctx) =>
-      ctx.core.db.event.findMany({ ...query, where: { ...scope(ctx.core), ...(args.type ? { type: args.type } : {}) }, orderBy: NEWEST_FIRST }),
-  }),
-}));
+);
 
 const CreateWebhookEndpointInput = builder.inputType('CreateWebhookEndpointInput', {
   fields: (t) => ({
     url: t.string({ description: 'Required for http delivery; production endpoints must resolve to public addresses' }),
     name: t.string(),
-    events: t.stringList({ description: `${eventTypesDescription}. Omitted = every type` }),
+    events: t.field({ type: [EventTypeEnum], description: 'Omitted: every type' }),
     deliveryMode: t.field({ type: WebhookDeliveryModeEnum, description: 'Default http' }),
   }),
 });
 
 const UpdateWebhookEndpointInput = builder.inputType('UpdateWebhookEndpointInput', {
   fields: (t) => ({
+    id: t.id({ required: true }),
     url: t.string(),
-    name: t.string({ description: 'null clears it' }),
+    name: t.string(),
     status: t.field({ type: WebhookStatusEnum }),
-    events: t.stringList({ description: eventTypesDescription }),
+    events: t.field({ type: [EventTypeEnum] }),
   }),
 });
 
-const endpointId = (id: string | number) => apiIdOf(String(id), 'WebhookEndpoint');
+const WebhookEndpointIdInput = (name: string) => builder.inputType(name, { fields: (t) => ({ id: t.id({ required: true }) }) });
 
-builder.mutationFields((t) => ({
-  createWebhookEndpoint: t.field({
-    type: WebhookSecretPayload,
-    args: { input: t.arg({ type: CreateWebhookEndpointInput, required: true }) },
-    resolve: (_p, args, ctx) => createWebhook(ctx.core, toApiInput(args.input)),
-  }),
-  updateWebhookEndpoint: t.prismaField({
-    type: 'WebhookEndpoint',
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateWebhookEndpointInput, required: true }) },
-    resolve: async (query, _p, args, ctx) => {
-      const updated = await updateWebhook(ctx.core, endpointId(args.id), toApiInput(args.input));
-      return findWebhook(ctx.core, updated.id, query);
-    },
-  }),
-  deleteWebhookEndpoint: t.prismaField({
-    type: 'WebhookEndpoint',
-    description: 'Deletes the endpoint; its pending deliveries are marked failed',
-    args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _p, args, ctx) => {
-      const deleted = await deleteWebhook(ctx.core, endpointId(args.id));
-      return ctx.core.db.webhookEndpoint.findUniqueOrThrow({ ...query, where: { id: deleted.id } });
-    },
-  }),
-  rotateWebhookSecret: t.field({
-    type: WebhookSecretPayload,
-    description: 'Replaces the signing secret; deliveries signed from now on use the new one',
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_p, args, ctx) => rotateWebhookSecret(ctx.core, endpointId(args.id)),
-  }),
-  resendWebhookEvent: t.prismaField({
-    type: 'WebhookDelivery',
-    description: "Makes the endpoint's delivery of the event pending and due now; the worker or the next pull delivers it",
-    args: { endpointId: t.arg.id({ required: true }), eventId: t.arg.id({ required: true }) },
-    resolve: async (query, _p, args, ctx) => {
-      const delivery = await resendEvent(ctx.core, { id: endpointId(args.endpointId), event_id: apiIdOf(String(args.eventId), 'Event') });
-      return ctx.core.db.webhookDelivery.findUniqueOrThrow({ ...query, where: { id: delivery.id } });
-    },
-  }),
-}));
+/** Creation and rotation also answer the signing secret: the only places it is returned. */
+const withSecret = (name: string, description: string) => {
+  const payload = payloadType(name, 'endpoint', 'WebhookEndpoint', description);
+  builder.objectFields(payload, (t) => ({
+    secret: t.string({
+      nullable: true,
+      description: 'whsec_…: verifies service-signature and the Standard Webhooks signature. Null on an idempotent replay, which never stores it',
+      resolve: (p: Payload) => ((p.body as { secret?: string } | null)?.secret ?? null),
+    }),
+  }));
+  return payload;
+};
+
+operationMutation('createWebhookEndpoint', {
+  op: createWebhookOp,
+  input: CreateWebhookEndpointInput,
+  payload: withSecret('CreateWebhookEndpointPayload', 'The endpoint created'),
+  description: 'Creates an endpoint and its signing secret',
+});
+
+operationMutation('updateWebhookEndpoint', {
+  op: updateWebhookOp,
+  input: UpdateWebhookEndpointInput,
+  payload: payloadType('UpdateWebhookEndpointPayload', 'endpoint', 'WebhookEndpoint', 'The endpoint as changed'),
+  description: 'Changes the fields given',
+});
+
+operationMutation('deleteWebhookEndpoint', {
+  op: deleteWebhookOp,
+  input: WebhookEndpointIdInput('DeleteWebhookEndpointInput'),
+  payload: payloadType('DeleteWebhookEndpointPayload', 'endpoint', 'WebhookEndpoint', 'The deleted endpoint'),
+  description: 'Deletes the endpoint; its pending deliveries are marked failed',
+});
+
+operationMutation('rotateWebhookSecret', {
+  op: rotateWebhookSecretOp,
+  input: WebhookEndpointIdInput('RotateWebhookSecretInput'),
+  payload: withSecret('RotateWebhookSecretPayload', 'The endpoint'),
+  description: 'Replaces the signing secret; deliveries signed from now on use the new one',
+});
+
+operationMutation('resendWebhookEvent', {
+  op: resendEventOp,
+  input: builder.inputType('ResendWebhookEventInput', { fields: (t) => ({ endpointId: t.id({ required: true }), eventId: t.id({ required: true }) }) }),
+  payload: payloadType('ResendWebhookEventPayload', 'delivery', 'WebhookDelivery', "The endpoint's delivery of the event, pending again"),
+  description: "Makes the endpoint's delivery of the event pending and due now; the worker or the next pull delivers it",
+  toInput: ({ endpointId, eventId }) => ({ id: endpointId, event_id: eventId }),
+  fieldNames: { id: 'endpointId', event_id: 'eventId' },
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { httpUrl } from '../../lib/schemas.js';
+import { httpUrl, resourceId } from '../../lib/schemas.js';
 import { pageQuery } from '../../lib/pagination.js';
 import { EVENT_TYPES } from '../events/events.service.js';
 
@@ -28,6 +28,7 @@ export const createWebhookSchema = z.strictObject({
 export type CreateWebhookInput = z.infer<typeof createWebhookSchema>;
 
 export const updateWebhookSchema = z.strictObject({
+  id: resourceId,
   url: httpUrl.optional(),
   name: name.nullable().optional(),
   status: z.enum(WEBHOOK_STATUSES).optional(),
@@ -35,11 +36,16 @@ export const updateWebhookSchema = z.strictObject({
 });
 export type UpdateWebhookInput = z.infer<typeof updateWebhookSchema>;
 
-export const webhookIdSchema = z.string().min(1).max(100);
+/** An endpoint by id (path); other query parameters are ignored. */
+export const webhookIdSchema = z.object({ id: resourceId });
 
 export const listWebhooksSchema = pageQuery(10);
 
-export const listDeliveriesSchema = pageQuery(10).extend({ status: z.enum(DELIVERY_STATUSES).optional() });
+export const deliveryFilterSchema = z.object({ status: z.enum(DELIVERY_STATUSES).optional() });
+export const listDeliveriesSchema = pageQuery(10).extend({ id: resourceId, ...deliveryFilterSchema.shape });
+export type ListDeliveriesInput = z.infer<typeof listDeliveriesSchema>;
 
-export const resendEventSchema = z.object({ id: webhookIdSchema, event_id: z.string().min(1).max(100) });
+export const resendEventSchema = z.object({ id: resourceId, event_id: resourceId });
 export type ResendEventInput = z.infer<typeof resendEventSchema>;
+
+export const eventFilterSchema = z.object({ type: z.enum(EVENT_TYPES).optional() });

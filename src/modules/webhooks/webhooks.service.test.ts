@@ -1,26 +1,39 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestContext } from '../../context.js';
+import { dataScope, inTransaction } from '../../db/tenant.js';
 import type { ManualClock } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { openTestDatabase, type TestDatabase } from '../../../test/support/database.js';
-import { storeContext } from '../../../test/support/context.js';
+import { perform, storeContext } from '../../../test/support/context.js';
 import { EVENT_TYPES, recordEvent, type EventType } from '../events/events.service.js';
 import { configureWebhookSecretKey, openSigningSecret } from './endpoint-secrets.js';
 import { configureWebhookUrlPolicy } from './url-safety.js';
 import { serializeDelivery, serializeWebhook } from './webhooks.serializer.js';
 import {
-  createWebhook,
-  deleteWebhook,
-  getWebhook,
-  getWebhookSecret,
-  listDeliveries,
-  listWebhooks,
-  resendEvent,
-  rotateWebhookSecret,
-  updateWebhook,
-} from './webhooks.service.js';
+  createWebhookOp,
+  deleteWebhookOp,
+  getWebhookOp,
+  getWebhookSecretOp,
+  listDeliveriesOp,
+  listWebhooksOp,
+  resendEventOp,
+  rotateWebhookSecretOp,
+  updateWebhookOp,
+} from './webhooks.operations.js';
+
+// The operations as the transports run them: raw input validated by the operation's schema
+// (URL checks before the write), writes in one transaction.
+const createWebhook = (c: RequestContext, raw: unknown) => perform(c, createWebhookOp, raw);
+const getWebhook = (c: RequestContext, id: string) => perform(c, getWebhookOp, { id });
+const updateWebhook = (c: RequestContext, id: string, patch: Record<string, unknown>) => perform(c, updateWebhookOp, { ...patch, id });
+const deleteWebhook = (c: RequestContext, id: string) => perform(c, deleteWebhookOp, { id });
+const getWebhookSecret = async (c: RequestContext, id: string) => (await perform(c, getWebhookSecretOp, { id })).secret;
+const rotateWebhookSecret = (c: RequestContext, id: string) => perform(c, rotateWebhookSecretOp, { id });
+const listWebhooks = (c: RequestContext, query: Record<string, unknown>) => perform(c, listWebhooksOp, query);
+const listDeliveries = (c: RequestContext, id: string, query: Record<string, unknown>) => perform(c, listDeliveriesOp, { ...query, id });
+const resendEvent = (c: RequestContext, raw: { id: string; event_id: string }) => perform(c, resendEventOp, raw);
 
 async function failure(promise: Promise<unknown>): Promise<AppError> {
   const err = await promise.then(
@@ -40,13 +53,13 @@ describe('webhook endpoints service', () => {
   let other: Ctx;
 
   const emit = (c: Ctx, type: EventType = 'checkout.completed') =>
-    c.db.$transaction((tx) => recordEvent(tx, c, type, { id: newId('checkout'), object: 'checkout' }));
+    inTransaction(c, (tx) => recordEvent(tx, type, { id: newId('checkout'), object: 'checkout' }));
 
   beforeAll(async () => {
     db = await openTestDatabase();
-    ctx = await storeContext(db.prisma, 'test');
+    ctx = await storeContext(db, 'test');
     prod = { ...ctx, mode: 'prod' };
-    other = await storeContext(db.prisma, 'test');
+    other = await storeContext(db, 'test');
   });
   afterAll(() => db?.close());
   afterEach(() => {
@@ -61,7 +74,7 @@ describe('webhook endpoints service', () => {
     const row = await db.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
     expect(row.secretCiphertext).not.toContain(secret);
     expect(row.secretCiphertext).not.toContain(secret.slice('whsec_'.length, 20));
-    expect(await openSigningSecret(db.prisma, 'test', row.secretCiphertext)).toBe(secret);
+    expect(await openSigningSecret(dataScope(db.prisma), 'test', row.secretCiphertext)).toBe(secret);
     expect(await getWebhookSecret(ctx, endpoint.id)).toBe(secret);
     // The entity only carries the secret when asked to (create, rotate).
     expect(serializeWebhook(endpoint)).not.toHaveProperty('secret');
@@ -98,7 +111,8 @@ describe('webhook endpoints service', () => {
     it('need WEBHOOK_SECRET_KEY: without it creation answers unavailable with a clear message and writes nothing', async () => {
       const before = await db.prisma.webhookEndpoint.count();
       const err = await failure(createWebhook(prod, { url: 'https://93.184.216.34/hook' }));
-      expect(err.code).toBe('unavailable');
+      expect(err.code).toBe('secret_key_missing');
+      expect(err.kind).toBe('unavailable');
       expect(err.message).toMatch(/WEBHOOK_SECRET_KEY is not configured/);
       expect(await db.prisma.webhookEndpoint.count()).toBe(before);
 
@@ -113,7 +127,7 @@ describe('webhook endpoints service', () => {
       const before = await db.prisma.webhookEndpoint.count();
       for (const url of ['http://127.0.0.1/x', 'http://10.0.0.1/', 'http://169.254.169.254/', 'http://[::1]/', 'http://localhost:3000/h']) {
         const err = await failure(createWebhook(prod, { url }));
-        expect(err.code, url).toBe('bad_request');
+        expect(err.code, url).toBe('validation_failed');
         expect(err.issues[0]?.path).toEqual(['url']);
       }
       expect(await db.prisma.webhookEndpoint.count()).toBe(before);
@@ -157,7 +171,7 @@ describe('webhook endpoints service', () => {
   });
 
   it('lists live endpoints newest first with paging', async () => {
-    const own = await storeContext(db.prisma, 'test');
+    const own = await storeContext(db, 'test');
     const ids: string[] = [];
     for (const n of [1, 2, 3]) ids.push((await createWebhook(own, { url: `https://example.com/${n}` })).endpoint.id);
     await deleteWebhook(own, ids[1]!);
@@ -168,7 +182,7 @@ describe('webhook endpoints service', () => {
   });
 
   it('delete hides the endpoint, fails its pending deliveries and leaves other endpoints alone', async () => {
-    const own = await storeContext(db.prisma, 'test');
+    const own = await storeContext(db, 'test');
     const a = (await createWebhook(own, { url: 'https://example.com/a' })).endpoint;
     const b = (await createWebhook(own, { url: 'https://example.com/b' })).endpoint;
     const event = await emit(own);
@@ -196,7 +210,7 @@ describe('webhook endpoints service', () => {
 
   describe('resend', () => {
     it('resets a failed delivery to pending, due now, keeping its attempts; other endpoints untouched', async () => {
-      const own = await storeContext(db.prisma, 'test');
+      const own = await storeContext(db, 'test');
       const a = (await createWebhook(own, { url: 'https://example.com/a' })).endpoint;
       const b = (await createWebhook(own, { url: 'https://example.com/b' })).endpoint;
       const event = await emit(own);
@@ -207,7 +221,7 @@ describe('webhook endpoints service', () => {
         data: { status: 'failed', attemptCount: 5, completedAt: failedAt },
       });
       await db.prisma.deliveryAttempt.create({
-        data: { id: newId('attempt'), deliveryId: da.id, attemptedAt: failedAt, statusCode: 500, durationMs: 12, responseExcerpt: 'boom', source: 'http' },
+        data: { id: newId('attempt'), storeId: own.storeId, mode: own.mode, deliveryId: da.id, attemptedAt: failedAt, statusCode: 500, durationMs: 12, responseExcerpt: 'boom', source: 'http' },
       });
       const bBefore = await db.prisma.webhookDelivery.update({
         where: { eventId_endpointId: { eventId: event.id, endpointId: b.id } },
@@ -234,7 +248,7 @@ describe('webhook endpoints service', () => {
     });
 
     it('creates the delivery for a subscribed endpoint that never had one, once even under concurrent resends', async () => {
-      const own = await storeContext(db.prisma, 'test');
+      const own = await storeContext(db, 'test');
       const event = await emit(own, 'subscription.paid');
       const late = (await createWebhook(own, { url: 'https://example.com/late', events: ['subscription.paid'] })).endpoint;
       const results = await Promise.all(Array.from({ length: 6 }, () => resendEvent(own, { id: late.id, event_id: event.id })));
@@ -248,7 +262,7 @@ describe('webhook endpoints service', () => {
     });
 
     it('refuses a disabled endpoint and unknown or foreign events', async () => {
-      const own = await storeContext(db.prisma, 'test');
+      const own = await storeContext(db, 'test');
       const endpoint = (await createWebhook(own, { url: 'https://example.com/d' })).endpoint;
       const event = await emit(own);
       await updateWebhook(own, endpoint.id, { status: 'disabled' });
@@ -261,7 +275,7 @@ describe('webhook endpoints service', () => {
   });
 
   it('lists deliveries newest first with attempts, filtered by status', async () => {
-    const own = await storeContext(db.prisma, 'test');
+    const own = await storeContext(db, 'test');
     const endpoint = (await createWebhook(own, { url: 'https://example.com/l' })).endpoint;
     const first = await emit(own);
     own.clock.advance(1000);

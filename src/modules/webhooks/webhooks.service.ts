@@ -1,20 +1,13 @@
 import type { Prisma as P, WebhookEndpoint } from '../../generated/prisma/client.js';
-import { scope, type RequestContext } from '../../context.js';
+import type { RequestContext } from '../../context.js';
+import { db, inTransaction } from '../../db/tenant.js';
 import { AppError, invalidField, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { pageWindow, toPage } from '../../lib/pagination.js';
-import { parseInput } from '../../lib/validation.js';
+import { pageOf, type Listing, type PageInput, type RowsArgs } from '../../lib/pagination.js';
 import { openSigningSecret, sealSigningSecret } from './endpoint-secrets.js';
 import { generateSigningSecret } from './signing.js';
 import { assertDeliverableUrl, privateWebhookUrlsAllowed } from './url-safety.js';
-import {
-  createWebhookSchema,
-  listDeliveriesSchema,
-  listWebhooksSchema,
-  resendEventSchema,
-  updateWebhookSchema,
-  webhookIdSchema,
-} from './webhooks.schemas.js';
+import type { CreateWebhookInput, ListDeliveriesInput, ResendEventInput, UpdateWebhookInput } from './webhooks.schemas.js';
 
 /**
  * `url` of a `cli` endpoint created without one. The official model requires a string and the
@@ -29,35 +22,34 @@ export const DELIVERY_INCLUDE = {
 } satisfies P.WebhookDeliveryInclude;
 export type DeliveryWithAttempts = P.WebhookDeliveryGetPayload<{ include: typeof DELIVERY_INCLUDE }>;
 
-const liveEndpoint = (ctx: RequestContext, id: string) => ({ id: parseInput(webhookIdSchema, id), ...scope(ctx), deletedAt: null });
+type EndpointSelection = { include?: P.WebhookEndpointInclude; select?: P.WebhookEndpointSelect };
+
+/** A deleted endpoint is gone from the API. */
+const LIVE = { deletedAt: null } satisfies P.WebhookEndpointWhereInput;
 
 /**
  * Where the service itself will connect: only http endpoints of the production environment are
  * guarded (test-mode sellers point at their own machine; cli endpoints are never contacted).
+ * A DNS lookup: it runs before the write's transaction.
  */
-async function checkUrl(ctx: RequestContext, deliveryMode: string, url: string) {
-  if (ctx.mode === 'prod' && deliveryMode === 'http') await assertDeliverableUrl(url, { allowPrivate: privateWebhookUrlsAllowed() });
+export async function checkEndpointUrl(ctx: RequestContext, deliveryMode: string, url: string | undefined) {
+  if (url && ctx.mode === 'prod' && deliveryMode === 'http') await assertDeliverableUrl(url, { allowPrivate: privateWebhookUrlsAllowed() });
 }
 
 /** Creates the endpoint; the returned secret is the only time it leaves the service unasked. */
-export async function createWebhook(ctx: RequestContext, raw: unknown): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
-  const input = parseInput(createWebhookSchema, raw);
+export async function createWebhook(ctx: RequestContext, input: CreateWebhookInput): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   if (input.delivery_mode === 'http' && !input.url) throw invalidField(['url'], 'is required for delivery_mode http');
-  const url = input.url ?? CLI_ENDPOINT_URL;
-  await checkUrl(ctx, input.delivery_mode, url);
   const secret = generateSigningSecret();
-  const secretCiphertext = await sealSigningSecret(ctx.db, ctx.mode, secret);
   const now = ctx.clock.now();
-  const endpoint = await ctx.db.webhookEndpoint.create({
+  const endpoint = await db(ctx).webhookEndpoint.create({
     data: {
       id: newId('webhook'),
-      ...scope(ctx),
       name: input.name ?? null,
-      url,
+      url: input.url ?? CLI_ENDPOINT_URL,
       events: input.events,
       deliveryMode: input.delivery_mode,
       enabled: true,
-      secretCiphertext,
+      secretCiphertext: await sealSigningSecret(ctx.data, ctx.mode, secret),
       createdAt: now,
       updatedAt: now,
     },
@@ -65,53 +57,49 @@ export async function createWebhook(ctx: RequestContext, raw: unknown): Promise<
   return { endpoint, secret };
 }
 
-/** Reads take an optional Prisma selection so GraphQL loads exactly what a query asks for. */
-export async function findWebhook<Q extends { include?: P.WebhookEndpointInclude; select?: P.WebhookEndpointSelect }>(
-  ctx: RequestContext,
-  id: string,
-  query?: Q,
-) {
-  const row = await ctx.db.webhookEndpoint.findFirst({ ...(query ?? {}), where: liveEndpoint(ctx, id) });
-  if (!row) throw notFound('Webhook', id);
+/** A live endpoint with the caller's selection; null when the caller has none such. */
+export function findWebhook(ctx: RequestContext, input: { id: string }, selection: EndpointSelection = {}) {
+  return db(ctx).webhookEndpoint.findFirst({ ...selection, where: { id: input.id, ...LIVE } });
+}
+
+export async function findWebhookOrThrow(ctx: RequestContext, input: { id: string }): Promise<WebhookEndpoint> {
+  const row = await findWebhook(ctx, input);
+  if (!row) throw notFound('Webhook', input.id);
   return row;
 }
 
-export const getWebhook = (ctx: RequestContext, id: string): Promise<WebhookEndpoint> => findWebhook(ctx, id);
-
-export function webhookListFilter(ctx: RequestContext): P.WebhookEndpointWhereInput {
-  return { ...scope(ctx), deletedAt: null };
+/** The store's live endpoints, newest first. */
+export function webhookListing(ctx: RequestContext) {
+  return {
+    rows: <A extends RowsArgs<P.WebhookEndpointInclude, P.WebhookEndpointSelect, P.WebhookEndpointWhereUniqueInput>>(args: A) =>
+      db(ctx).webhookEndpoint.findMany({ ...args, where: LIVE, orderBy: { id: 'desc' } }) as Promise<P.WebhookEndpointGetPayload<A>[]>,
+    count: () => db(ctx).webhookEndpoint.count({ where: LIVE }),
+  } satisfies Listing<object, unknown>;
 }
 
-export async function listWebhooks(ctx: RequestContext, raw: unknown) {
-  const input = parseInput(listWebhooksSchema, raw);
-  const where = webhookListFilter(ctx);
-  const [items, total] = await Promise.all([
-    ctx.db.webhookEndpoint.findMany({ where, orderBy: { id: 'desc' }, ...pageWindow(input) }),
-    ctx.db.webhookEndpoint.count({ where }),
-  ]);
-  return toPage(items, total, input);
+export function listWebhooks(ctx: RequestContext, input: PageInput) {
+  const listing = webhookListing(ctx);
+  return pageOf(input, listing, (window) => listing.rows(window));
 }
 
 /**
- * A conditional write on a live endpoint: a concurrent delete turns it into a 404 instead of
- * resurrecting or changing a deleted endpoint.
+ * A conditional write on a live endpoint: only the fields given change, and a concurrent
+ * delete turns it into a 404 instead of resurrecting or changing a deleted endpoint.
  */
 async function writeLive(ctx: RequestContext, id: string, data: P.WebhookEndpointUpdateManyMutationInput): Promise<WebhookEndpoint> {
-  const { count } = await ctx.db.webhookEndpoint.updateMany({ where: liveEndpoint(ctx, id), data });
+  const { count } = await db(ctx).webhookEndpoint.updateMany({ where: { id, ...LIVE }, data });
   if (!count) throw notFound('Webhook', id);
-  return findWebhook(ctx, id);
+  return db(ctx).webhookEndpoint.findUniqueOrThrow({ where: { id } });
 }
 
 /**
  * Only the supplied fields change. Disabling keeps pending deliveries waiting (the worker skips
  * disabled endpoints; they go out after re-enabling) and events recorded meanwhile are not
- * queued for the endpoint.
+ * queued for the endpoint. A new URL is checked before the write (see `checkEndpointUrl`),
+ * against the endpoint's delivery mode.
  */
-export async function updateWebhook(ctx: RequestContext, id: string, raw: unknown): Promise<WebhookEndpoint> {
-  const patch = parseInput(updateWebhookSchema, raw);
-  const current = await findWebhook(ctx, id);
-  if (patch.url !== undefined) await checkUrl(ctx, current.deliveryMode, patch.url);
-  return writeLive(ctx, current.id, {
+export async function updateWebhook(ctx: RequestContext, patch: UpdateWebhookInput): Promise<WebhookEndpoint> {
+  return writeLive(ctx, patch.id, {
     ...(patch.url !== undefined ? { url: patch.url } : {}),
     ...(patch.name !== undefined ? { name: patch.name } : {}),
     ...(patch.status !== undefined ? { enabled: patch.status === 'enabled' } : {}),
@@ -120,48 +108,62 @@ export async function updateWebhook(ctx: RequestContext, id: string, raw: unknow
   });
 }
 
+/** Before an update: a new URL of an http endpoint in production must be deliverable. */
+export async function checkUpdatedUrl(ctx: RequestContext, patch: UpdateWebhookInput): Promise<void> {
+  if (patch.url === undefined) return;
+  const current = await findWebhookOrThrow(ctx, patch);
+  await checkEndpointUrl(ctx, current.deliveryMode, patch.url);
+}
+
 /**
  * Soft delete: the endpoint disappears from the API and receives nothing more. Its pending
  * deliveries are marked failed in the same transaction (nothing will attempt them); one fanned
  * out by a transaction still in flight at that moment stays pending, and the worker, which only
  * claims deliveries of enabled, non-deleted endpoints, never sends it.
  */
-export async function deleteWebhook(ctx: RequestContext, id: string): Promise<WebhookEndpoint> {
+export async function deleteWebhook(ctx: RequestContext, input: { id: string }): Promise<WebhookEndpoint> {
   const now = ctx.clock.now();
-  return ctx.db.$transaction(async (tx) => {
-    const { count } = await tx.webhookEndpoint.updateMany({ where: liveEndpoint(ctx, id), data: { deletedAt: now, updatedAt: now } });
-    if (!count) throw notFound('Webhook', id);
-    await tx.webhookDelivery.updateMany({ where: { endpointId: id, status: 'pending' }, data: { status: 'failed', completedAt: now } });
-    return tx.webhookEndpoint.findUniqueOrThrow({ where: { id } });
+  return inTransaction(ctx, async (tx) => {
+    const { count } = await db(tx).webhookEndpoint.updateMany({ where: { id: input.id, ...LIVE }, data: { deletedAt: now, updatedAt: now } });
+    if (!count) throw notFound('Webhook', input.id);
+    await db(tx).webhookDelivery.updateMany({ where: { endpointId: input.id, status: 'pending' }, data: { status: 'failed', completedAt: now } });
+    return db(tx).webhookEndpoint.findUniqueOrThrow({ where: { id: input.id } });
   });
 }
 
-export async function getWebhookSecret(ctx: RequestContext, id: string): Promise<string> {
-  const endpoint = await findWebhook(ctx, id, { select: { secretCiphertext: true } });
-  return openSigningSecret(ctx.db, ctx.mode, endpoint.secretCiphertext);
+export async function getWebhookSecret(ctx: RequestContext, input: { id: string }): Promise<{ secret: string }> {
+  const endpoint = await findWebhook(ctx, input, { select: { secretCiphertext: true } });
+  if (!endpoint) throw notFound('Webhook', input.id);
+  return { secret: await openSigningSecret(ctx.data, ctx.mode, endpoint.secretCiphertext) };
 }
 
 /**
  * A new secret replaces the old one at once: every delivery signed after this returns (HTTP
- * attempts and pull-mode items alike, both sign when sent) uses the new secret.
+ * attempts and pull-mode items alike, both sign when sent) uses the new secret. An unknown
+ * endpoint is a 404 before anything is sealed (a missing production key must not mask it).
  */
-export async function rotateWebhookSecret(ctx: RequestContext, id: string): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
-  await findWebhook(ctx, id, { select: { id: true } });
+export async function rotateWebhookSecret(ctx: RequestContext, input: { id: string }): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  await findWebhookOrThrow(ctx, input);
   const secret = generateSigningSecret();
-  const secretCiphertext = await sealSigningSecret(ctx.db, ctx.mode, secret);
-  const endpoint = await writeLive(ctx, id, { secretCiphertext, updatedAt: ctx.clock.now() });
+  const secretCiphertext = await sealSigningSecret(ctx.data, ctx.mode, secret);
+  const endpoint = await writeLive(ctx, input.id, { secretCiphertext, updatedAt: ctx.clock.now() });
   return { endpoint, secret };
 }
 
-export async function listDeliveries(ctx: RequestContext, id: string, raw: unknown) {
-  const input = parseInput(listDeliveriesSchema, raw);
-  const endpoint = await findWebhook(ctx, id, { select: { id: true } });
-  const where: P.WebhookDeliveryWhereInput = { endpointId: endpoint.id, ...(input.status ? { status: input.status } : {}) };
-  const [items, total] = await Promise.all([
-    ctx.db.webhookDelivery.findMany({ where, include: DELIVERY_INCLUDE, orderBy: { id: 'desc' }, ...pageWindow(input) }),
-    ctx.db.webhookDelivery.count({ where }),
-  ]);
-  return toPage(items, total, input);
+/** An endpoint's deliveries, newest first, optionally by status; a 404 when the caller has no such endpoint. */
+export function deliveryListing(ctx: RequestContext, endpointId: string, filter: { status?: string }) {
+  const where: P.WebhookDeliveryWhereInput = { endpointId, endpoint: LIVE, ...(filter.status ? { status: filter.status } : {}) };
+  return {
+    rows: <A extends RowsArgs<P.WebhookDeliveryInclude, P.WebhookDeliverySelect, P.WebhookDeliveryWhereUniqueInput>>(args: A) =>
+      db(ctx).webhookDelivery.findMany({ ...args, where, orderBy: { id: 'desc' } }) as Promise<P.WebhookDeliveryGetPayload<A>[]>,
+    count: () => db(ctx).webhookDelivery.count({ where }),
+  } satisfies Listing<object, unknown>;
+}
+
+export async function listDeliveries(ctx: RequestContext, input: ListDeliveriesInput) {
+  await findWebhookOrThrow(ctx, input);
+  const listing = deliveryListing(ctx, input.id, input);
+  return pageOf(input, listing, (window) => listing.rows({ ...window, include: DELIVERY_INCLUDE }));
 }
 
 /**
@@ -172,31 +174,40 @@ export async function listDeliveries(ctx: RequestContext, id: string, raw: unkno
  * endpoints' deliveries are untouched. If a worker is sending the same delivery right now the
  * receiver may get it twice, which at-least-once delivery allows (webhook-id is stable).
  */
-export async function resendEvent(ctx: RequestContext, raw: { id: string; event_id: string }): Promise<DeliveryWithAttempts> {
-  const input = parseInput(resendEventSchema, raw);
+export async function resendEvent(ctx: RequestContext, input: ResendEventInput): Promise<DeliveryWithAttempts> {
   const now = ctx.clock.now();
-  const endpoint = await findWebhook(ctx, input.id);
-  const event = await ctx.db.event.findFirst({ where: { id: input.event_id, ...scope(ctx) }, select: { id: true, type: true } });
+  const endpoint = await findWebhookOrThrow(ctx, input);
+  const event = await db(ctx).event.findUnique({ where: { id: input.event_id }, select: { id: true, type: true } });
   if (!event) throw notFound('Event', input.event_id);
   if (!endpoint.enabled) {
-    throw new AppError('bad_request', `Webhook ${endpoint.id} is disabled; enable it (status enabled) before resending`, [
+    throw new AppError('invalid_state', `Webhook ${endpoint.id} is disabled; enable it (status enabled) before resending`, [
       { path: ['id'], message: 'webhook endpoint is disabled; enable it before resending' },
     ]);
   }
   const key = { eventId: event.id, endpointId: endpoint.id };
-  const existing = await ctx.db.webhookDelivery.findUnique({ where: { eventId_endpointId: key }, select: { id: true } });
+  const existing = await db(ctx).webhookDelivery.findUnique({ where: { eventId_endpointId: key }, select: { id: true } });
   if (!existing && !endpoint.events.includes(event.type)) {
-    throw new AppError('bad_request', `Webhook ${endpoint.id} is not subscribed to ${event.type} events`, [
+    throw new AppError('invalid_state', `Webhook ${endpoint.id} is not subscribed to ${event.type} events`, [
       { path: ['event_id'], message: `the endpoint is not subscribed to ${event.type}; add it to its events first` },
     ]);
   }
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx, async (tx) => {
     // Insert-or-keep, then reset: safe against a concurrent resend or fan-out of the same pair.
-    await tx.webhookDelivery.createMany({ data: [{ id: newId('delivery'), ...key, nextAttemptAt: now, createdAt: now }], skipDuplicates: true });
-    return tx.webhookDelivery.update({
+    await db(tx).webhookDelivery.createMany({ data: [{ id: newId('delivery'), ...key, nextAttemptAt: now, createdAt: now }], skipDuplicates: true });
+    return db(tx).webhookDelivery.update({
       where: { eventId_endpointId: key },
       data: { status: 'pending', attemptCount: 0, nextAttemptAt: now, completedAt: null },
       include: DELIVERY_INCLUDE,
     });
   });
+}
+
+/** The store's events, newest first, optionally of one type. */
+export function eventListing(ctx: RequestContext, filter: { type?: string }) {
+  const where: P.EventWhereInput = filter.type ? { type: filter.type } : {};
+  return {
+    rows: <A extends RowsArgs<P.EventInclude, P.EventSelect, P.EventWhereUniqueInput>>(args: A) =>
+      db(ctx).event.findMany({ ...args, where, orderBy: { id: 'desc' } }) as Promise<P.EventGetPayload<A>[]>,
+    count: () => db(ctx).event.count({ where }),
+  } satisfies Listing<object, unknown>;
 }

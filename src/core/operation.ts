@@ -1,0 +1,59 @@
+import type { z } from 'zod';
+import type { RequestContext } from '../context.js';
+import { inTransaction } from '../db/tenant.js';
+import { parseInput } from '../lib/validation.js';
+import { executeIdempotently } from './idempotency.js';
+
+/**
+ * One operation of the API, as both surfaces run it: the REST route and the GraphQL field are
+ * a few lines around the same definition, so they validate the same input, run the same
+ * service and fail with the same error codes.
+ */
+export interface Operation<In, Out> {
+  /** `products.create`: names the operation in idempotency records. */
+  readonly name: string;
+  /** The input schema, in the /v1 field names; GraphQL converts its arguments to them. */
+  readonly input: z.ZodType<In>;
+  /**
+   * A write runs in one database transaction, and with an Idempotency-Key its first answer is
+   * recorded in that same transaction.
+   */
+  readonly write: boolean;
+  /** What must happen outside the transaction before the write (a DNS check of a URL). */
+  readonly prepare?: (ctx: RequestContext, input: In) => Promise<void>;
+  readonly run: (ctx: RequestContext, input: In) => Promise<Out>;
+  /** The /v1 JSON of the result (webhook payloads use the same serializers). */
+  readonly render: (ctx: RequestContext, result: Out) => unknown;
+  /** The id of the object the result is about, which a GraphQL payload reads back; default `result.id`. */
+  readonly idOf?: (result: Out) => string | null;
+  /** Fields of the answer that are shown once and never stored for replays (a signing secret). */
+  readonly secretFields?: readonly string[];
+}
+
+export function defineOperation<In, Out>(op: Operation<In, Out>): Operation<In, Out> {
+  return op;
+}
+
+export interface Executed<Out> {
+  /** The /v1 JSON answer: the first one's, on a replay. */
+  body: unknown;
+  id: string | null;
+  /** The service's result; absent on a replay. */
+  result?: Out;
+  replayed: boolean;
+}
+
+export function resultIdOf<In, Out>(op: Operation<In, Out>, result: Out): string | null {
+  if (op.idOf) return op.idOf(result);
+  const id = (result as { id?: unknown } | null)?.id;
+  return typeof id === 'string' ? id : null;
+}
+
+/** Validates, runs and renders an operation; writes run in one transaction and honour Idempotency-Key. */
+export async function execute<In, Out>(ctx: RequestContext, op: Operation<In, Out>, raw: unknown): Promise<Executed<Out>> {
+  if (op.write && ctx.idempotencyKey) return executeIdempotently(ctx, op, raw, ctx.idempotencyKey);
+  const input = parseInput(op.input, raw);
+  await op.prepare?.(ctx, input);
+  const result = op.write ? await inTransaction(ctx, (tx) => op.run(tx, input)) : await op.run(ctx, input);
+  return { body: op.render(ctx, result), id: resultIdOf(op, result), result, replayed: false };
+}

@@ -1,0 +1,37 @@
+/**
+ * Access that belongs to no single tenant, kept to the few places that need it:
+ * - stores and API keys (operator commands; resolving a key to its store);
+ * - service-wide settings (keys the service generates for itself);
+ * - the job runner, which claims due work of every store and then runs each item in its
+ *   store's tenant-bound context;
+ * - hosted pages, which learn the store from a capability in the URL (a checkout id, a
+ *   product id) before they can build a tenant context;
+ * - maintenance across tenants (purging expired idempotency records, health checks).
+ * Everything else goes through `db(ctx)` (src/db/tenant.ts). test/architecture.test.ts keeps
+ * this list honest.
+ */
+import type { PrismaClient } from '../generated/prisma/client.js';
+import type { Mode } from '../generated/prisma/enums.js';
+import { rootOf, type DataScope } from './tenant.js';
+
+export function systemDb(scope: DataScope): PrismaClient {
+  return rootOf(scope);
+}
+
+/**
+ * The store owning a row a hosted page reached through a capability in its URL (a checkout
+ * id, a product's buy link, the customer of a signed portal link), in the page's environment;
+ * null when there is none. The page then works in that store's tenant-bound context.
+ */
+export async function storeOwning(scope: DataScope, model: 'Checkout' | 'Product' | 'Customer', id: string, mode: Mode): Promise<string | null> {
+  const db = rootOf(scope);
+  const where = { id, mode };
+  const select = { storeId: true } as const;
+  const row =
+    model === 'Checkout'
+      ? await db.checkout.findFirst({ where, select })
+      : model === 'Product'
+        ? await db.product.findFirst({ where, select })
+        : await db.customer.findFirst({ where, select });
+  return row?.storeId ?? null;
+}

@@ -1,0 +1,275 @@
+/**
+ * Tenant-bound data access: the one way services reach tenant tables.
+ *
+ * A request context carries a `DataScope`: the database and, inside `inTransaction`, the open
+ * transaction. `db(ctx)` hands out a Prisma client bound to the context's store and
+ * environment: every read and write of a tenant table (a model with `storeId` and `mode`,
+ * child tables included) gets both added, in nested creates too. A row of another store or
+ * environment is therefore not found, never updated and never created. Raw SQL is not on the
+ * handed-out client; the few statements Prisma cannot express (row locks, notifications) are
+ * helpers here that add the same filter.
+ */
+import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
+import type { Mode } from '../generated/prisma/enums.js';
+import { getDatamodel } from '../generated/pothos-types.js';
+
+const ROOT = Symbol('database');
+const TX = Symbol('transaction');
+const AFTER_COMMIT = Symbol('afterCommit');
+
+/** Opaque to everything outside src/db: which database, and which open transaction, a context uses. */
+export interface DataScope {
+  readonly [ROOT]: PrismaClient;
+  readonly [TX]?: Prisma.TransactionClient;
+  readonly [AFTER_COMMIT]?: (() => void)[];
+}
+
+export interface Tenant {
+  readonly storeId: string;
+  readonly mode: Mode;
+}
+
+export interface TenantContext extends Tenant {
+  readonly data: DataScope;
+}
+
+/**
+ * The client services use. Model delegates only: raw SQL would bypass the tenant filter, so it
+ * is reached through the helpers of this module instead.
+ */
+export type Db = Omit<Prisma.TransactionClient, '$queryRaw' | '$executeRaw' | '$queryRawUnsafe' | '$executeRawUnsafe'>;
+
+export function dataScope(root: PrismaClient): DataScope {
+  return { [ROOT]: root };
+}
+
+/** Tables that belong to no tenant; the tenant-bound client refuses them (see src/db/system.ts). */
+const SYSTEM_MODELS = new Set(['ApiKey', 'ServiceSetting']);
+/** Of those, service-wide settings, which any context may read and create (see `serviceSettings`). */
+const SHARED_MODELS = new Set(['ServiceSetting']);
+
+interface ModelInfo {
+  tenant: boolean;
+  /** Relation field name -> related model, for tenant models reached by nested writes. */
+  relations: Map<string, string>;
+}
+
+const MODELS: Map<string, ModelInfo> = (() => {
+  const { models } = getDatamodel().datamodel;
+  const out = new Map<string, ModelInfo>();
+  for (const [name, model] of Object.entries(models)) {
+    const fields = model.fields.map((f) => f.name);
+    const relations = new Map<string, string>();
+    for (const f of model.fields) if (f.kind === 'object') relations.set(f.name, f.type);
+    out.set(name, { tenant: !SYSTEM_MODELS.has(name) && fields.includes('storeId') && fields.includes('mode'), relations });
+  }
+  return out;
+})();
+
+export const TENANT_MODELS: ReadonlySet<string> = new Set([...MODELS].filter(([, m]) => m.tenant).map(([name]) => name));
+
+type Data = Record<string, unknown>;
+const isObject = (v: unknown): v is Data => typeof v === 'object' && v !== null && !Array.isArray(v);
+const each = <T>(v: T | T[], fn: (x: T) => T): T | T[] => (Array.isArray(v) ? v.map(fn) : fn(v));
+
+/** `data` of a create for `model`, with the tenant on it and on every nested create of a tenant model. */
+function stamp(model: string, data: Data, tenant: Tenant): Data {
+  const info = MODELS.get(model);
+  const out: Data = info?.tenant ? { ...data, storeId: tenant.storeId, mode: tenant.mode } : { ...data };
+  for (const [field, target] of info?.relations ?? []) {
+    const nested = out[field];
+    if (isObject(nested)) out[field] = stampNested(target, nested, tenant);
+  }
+  return out;
+}
+
+/** Nested write arguments of a relation field: creates get the tenant; updates are searched for deeper creates. */
+function stampNested(model: string, nested: Data, tenant: Tenant): Data {
+  const out: Data = { ...nested };
+  if (out.create !== undefined) out.create = each(out.create as Data | Data[], (d) => stamp(model, d, tenant));
+  if (isObject(out.createMany)) {
+    out.createMany = { ...out.createMany, data: each(out.createMany.data as Data | Data[], (d) => stamp(model, d, tenant)) };
+  }
+  if (out.connectOrCreate !== undefined) {
+    out.connectOrCreate = each(out.connectOrCreate as Data | Data[], (c) => ({ ...c, create: stamp(model, c.create as Data, tenant) }));
+  }
+  if (out.upsert !== undefined) {
+    out.upsert = each(out.upsert as Data | Data[], (u) => ({ ...u, create: stamp(model, u.create as Data, tenant), update: stampUpdate(model, u.update as Data, tenant) }));
+  }
+  if (out.update !== undefined) {
+    out.update = each(out.update as Data | Data[], (u) => ('data' in u && 'where' in u ? { ...u, data: stampUpdate(model, u.data as Data, tenant) } : stampUpdate(model, u, tenant)));
+  }
+  return out;
+}
+
+/** Update data: the scalars stay as they are; nested relation writes may create rows. */
+function stampUpdate(model: string, data: Data, tenant: Tenant): Data {
+  const out: Data = { ...data };
+  for (const [field, target] of MODELS.get(model)?.relations ?? []) {
+    const nested = out[field];
+    if (isObject(nested)) out[field] = stampNested(target, nested, tenant);
+  }
+  return out;
+}
+
+const WHERE_OPERATIONS = new Set([
+  'findUnique', 'findUniqueOrThrow', 'findFirst', 'findFirstOrThrow', 'findMany', 'count', 'aggregate', 'groupBy',
+  'update', 'updateMany', 'updateManyAndReturn', 'delete', 'deleteMany', 'upsert',
+]);
+
+function scopeArgs(model: string, operation: string, args: Data, tenant: Tenant): Data {
+  const out: Data = { ...args };
+  if (WHERE_OPERATIONS.has(operation)) out.where = { ...(isObject(args.where) ? args.where : {}), storeId: tenant.storeId, mode: tenant.mode };
+  switch (operation) {
+    case 'create':
+      out.data = stamp(model, args.data as Data, tenant);
+      break;
+    case 'createMany':
+    case 'createManyAndReturn':
+      out.data = each(args.data as Data | Data[], (d) => stamp(model, d, tenant));
+      break;
+    case 'upsert':
+      out.create = stamp(model, args.create as Data, tenant);
+      out.update = stampUpdate(model, args.update as Data, tenant);
+      break;
+    case 'update':
+    case 'updateMany':
+    case 'updateManyAndReturn':
+      out.data = stampUpdate(model, args.data as Data, tenant);
+      break;
+  }
+  return out;
+}
+
+function bind(root: PrismaClient, tenant: Tenant): PrismaClient {
+  const extended = root.$extends({
+    name: 'tenant',
+    query: {
+      $allModels: {
+        $allOperations({ model, operation, args, query }) {
+          if (model === 'Store') {
+            // A tenant sees its own store row and nothing else of the table.
+            if (operation.startsWith('find')) return query({ ...(args as Data), where: { ...((args as Data).where as Data), id: tenant.storeId } });
+            throw new Error(`Store rows are written through the stores service, not a tenant client (${operation})`);
+          }
+          if (SHARED_MODELS.has(model)) return query(args);
+          if (!TENANT_MODELS.has(model)) throw new Error(`${model} is not a tenant table; it is reached through src/db/system.ts`);
+          return query(scopeArgs(model, operation, args as Data, tenant));
+        },
+      },
+    },
+  });
+  // A query extension changes what the calls send, not their types.
+  return extended as unknown as PrismaClient;
+}
+
+const bound = new WeakMap<PrismaClient, Map<string, PrismaClient>>();
+const MAX_BOUND_CLIENTS = 1_000;
+
+/** One bound client per tenant per database, made on first use. */
+function tenantClient(root: PrismaClient, tenant: Tenant): PrismaClient {
+  let perRoot = bound.get(root);
+  if (!perRoot) bound.set(root, (perRoot = new Map()));
+  const key = `${tenant.storeId}\u0000${tenant.mode}`;
+  let client = perRoot.get(key);
+  if (!client) {
+    if (perRoot.size >= MAX_BOUND_CLIENTS) perRoot.clear();
+    perRoot.set(key, (client = bind(root, tenant)));
+  }
+  return client;
+}
+
+/** The tenant-bound client of a context: inside `inTransaction`, the transaction's. */
+export function db(ctx: TenantContext): Db {
+  return ctx.data[TX] ?? tenantClient(ctx.data[ROOT], ctx);
+}
+
+export interface TransactionOptions {
+  maxWait?: number;
+  timeout?: number;
+}
+
+const DEFAULT_TRANSACTION: TransactionOptions = { maxWait: 10_000, timeout: 20_000 };
+
+/**
+ * Runs `fn` in one database transaction: a new one, or the one the context is already in, so
+ * services compose (a purchase writes its order, license and events in the transaction of the
+ * payment that called it) without passing handles around. Nothing may wait on the network
+ * inside: a transaction holds locks and, on the embedded database, the only connection.
+ */
+export async function inTransaction<C extends TenantContext, T>(ctx: C, fn: (ctx: C) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+  if (ctx.data[TX]) return fn(ctx);
+  const root = ctx.data[ROOT];
+  const afterCommit: (() => void)[] = [];
+  const result = await tenantClient(root, ctx).$transaction(
+    (tx) => fn({ ...ctx, data: { [ROOT]: root, [TX]: tx, [AFTER_COMMIT]: afterCommit } }),
+    { ...DEFAULT_TRANSACTION, ...options },
+  );
+  for (const run of afterCommit) run();
+  return result;
+}
+
+/**
+ * Runs `fn` once the context's transaction has committed (at once outside a transaction):
+ * for effects on this process that must not precede the commit, such as dropping a cache
+ * entry, which a read in between would otherwise fill again with the old row.
+ */
+export function afterCommit(ctx: TenantContext, fn: () => void): void {
+  const pending = ctx.data[AFTER_COMMIT];
+  if (pending) pending.push(fn);
+  else fn();
+}
+
+export function inTransactionNow(ctx: TenantContext): boolean {
+  return ctx.data[TX] !== undefined;
+}
+
+function transactionOf(ctx: TenantContext, what: string): Prisma.TransactionClient {
+  const tx = ctx.data[TX];
+  if (!tx) throw new Error(`${what} must run inside inTransaction()`);
+  return tx;
+}
+
+function tenantTable(model: string): Prisma.Sql {
+  if (!TENANT_MODELS.has(model)) throw new Error(`${model} is not a tenant table`);
+  return Prisma.raw(`"${model}"`);
+}
+
+/**
+ * Locks one row of the caller's tenant until the transaction ends (SELECT … FOR UPDATE), so a
+ * read-modify-write cannot lose a concurrent change. False when there is no such row.
+ */
+export async function lockRow(ctx: TenantContext, model: string, id: string): Promise<boolean> {
+  const rows = await transactionOf(ctx, 'lockRow').$queryRaw<unknown[]>`
+    SELECT 1 FROM ${tenantTable(model)} WHERE "id" = ${id} AND "storeId" = ${ctx.storeId} AND "mode"::text = ${ctx.mode} FOR UPDATE`;
+  return rows.length > 0;
+}
+
+/** A notification delivered to listeners (other processes' caches) when the transaction commits. */
+export async function notifyOnCommit(ctx: TenantContext, channel: string, payload: string): Promise<void> {
+  await transactionOf(ctx, 'notifyOnCommit').$executeRaw`SELECT pg_notify(${channel}, ${payload})`;
+}
+
+/**
+ * A row of `model` by id with a caller-chosen Prisma selection, through the tenant-bound
+ * client: what a GraphQL payload reads back after a write, for whatever the query selects.
+ */
+export function findByIdSelecting(ctx: TenantContext, model: string, id: string, selection: object): Promise<unknown> {
+  if (!TENANT_MODELS.has(model)) throw new Error(`${model} is not a tenant table`);
+  const delegates = db(ctx) as unknown as Record<string, { findUnique(args: object): Promise<unknown> }>;
+  return delegates[model.charAt(0).toLowerCase() + model.slice(1)]!.findUnique({ ...selection, where: { id } });
+}
+
+/**
+ * Service-wide settings (keys the service generates for itself), through the context's
+ * transaction when there is one: the embedded database has one connection, so a query
+ * outside an open transaction would wait for it to end.
+ */
+export function serviceSettings(scope: DataScope) {
+  return (scope[TX] ?? scope[ROOT]).serviceSetting;
+}
+
+/** For src/db/system.ts only. */
+export function rootOf(scope: DataScope): PrismaClient {
+  return scope[ROOT];
+}

@@ -1,0 +1,87 @@
+import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
+import type { Mode } from '../generated/prisma/enums.js';
+import type { Tenant } from '../db/tenant.js';
+
+/**
+ * The job columns: every table the runner claims from has them (Job, WebhookDelivery).
+ * - status: pending | succeeded | failed
+ * - attemptCount: attempts under the current schedule, raised by each claim
+ * - nextAttemptAt: when the row is due, by its store's clock; while claimed, the lease end
+ * - storeId, mode: whose clock decides
+ */
+export type JobTable = 'Job' | 'WebhookDelivery';
+
+export interface Claimed {
+  id: string;
+  storeId: string;
+  mode: Mode;
+  /** This attempt's number: the claim raised it. Recording an outcome checks it still holds. */
+  attemptCount: number;
+  /** How far the store's clock is ahead of real time (test clocks), milliseconds. */
+  offsetMs: number;
+}
+
+export interface ClaimOptions {
+  table: JobTable;
+  /** Real time now; each row is compared with its own store's time. */
+  now: Date;
+  limit: number;
+  /**
+   * How long the claim is ours: what an attempt may take (`perRowMs`, times the most rows of
+   * one `group` claimed when the kind works a group's rows one after another) plus `marginMs`
+   * to record the outcomes.
+   */
+  lease: { perRowMs: number; marginMs: number; group?: string };
+  /** Extra joins (alias the claimed table `j`). */
+  joins?: Prisma.Sql;
+  /** Extra conditions. */
+  where?: Prisma.Sql;
+  /** Only this store environment's rows (running a store's due jobs when its clock moves). */
+  only?: Tenant;
+}
+
+/**
+ * One statement: lock up to `limit` due rows no other worker holds (FOR UPDATE SKIP LOCKED),
+ * count the attempt and lease them by pushing their due time past what the attempt can take.
+ * No transaction stays open while the work runs; a worker that dies leaves rows whose lease
+ * runs out, and they are claimed again. Due-ness is judged by each row's store clock
+ * (StoreClock.offsetMs ahead of real time), so a test clock moves only its store's jobs.
+ */
+export async function claimDue(db: PrismaClient, o: ClaimOptions): Promise<Claimed[]> {
+  const table = Prisma.raw(`"${o.table}"`);
+  if (o.lease.group !== undefined && !/^[a-zA-Z]+$/.test(o.lease.group)) throw new Error(`bad group column ${o.lease.group}`);
+  const group = o.lease.group ? Prisma.raw(`j."${o.lease.group}"`) : Prisma.sql`1`;
+  const only = o.only ? Prisma.sql`AND j."storeId" = ${o.only.storeId} AND j."mode"::text = ${o.only.mode}` : Prisma.empty;
+  const rows = await db.$queryRaw<(Omit<Claimed, 'offsetMs'> & { offsetMs: bigint })[]>`
+    WITH due AS (
+      SELECT j."id", COALESCE(c."offsetMs", 0) AS "offsetMs", ${group} AS "group"
+      FROM ${table} j
+      LEFT JOIN "StoreClock" c ON c."storeId" = j."storeId" AND c."mode" = j."mode"
+      ${o.joins ?? Prisma.empty}
+      WHERE j."status" = 'pending'
+        AND j."nextAttemptAt" <= ${o.now}::timestamptz + COALESCE(c."offsetMs", 0) * interval '1 millisecond'
+        ${o.where ? Prisma.sql`AND ${o.where}` : Prisma.empty}
+        ${only}
+      ORDER BY j."id"
+      LIMIT ${o.limit}
+      FOR UPDATE OF j SKIP LOCKED
+    ), lease AS (
+      SELECT max(n) * ${o.lease.perRowMs}::bigint + ${o.lease.marginMs}::bigint AS ms FROM (SELECT count(*) AS n FROM due GROUP BY "group") g
+    )
+    UPDATE ${table} j
+       SET "attemptCount" = j."attemptCount" + 1,
+           "nextAttemptAt" = ${o.now}::timestamptz + (due."offsetMs" + (SELECT ms FROM lease)) * interval '1 millisecond'
+      FROM due
+     WHERE j."id" = due."id"
+    RETURNING j."id", j."storeId", j."mode"::text AS "mode", j."attemptCount", due."offsetMs"`;
+  return rows.map((r) => ({ ...r, offsetMs: Number(r.offsetMs) })).sort((a, b) => (a.id < b.id ? -1 : 1));
+}
+
+/**
+ * When the next attempt is due after attempt `attemptCount` (1-based) failed at `at`, by the
+ * kind's schedule; null when the schedule is exhausted and the job has failed for good.
+ */
+export function nextAttemptAfter(delaysMs: readonly number[], attemptCount: number, at: Date): Date | null {
+  const delay = delaysMs[attemptCount - 1];
+  return delay === undefined ? null : new Date(at.getTime() + delay);
+}

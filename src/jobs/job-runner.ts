@@ -1,0 +1,104 @@
+import type { PrismaClient } from '../generated/prisma/client.js';
+import type { Tenant } from '../db/tenant.js';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../logger.js';
+
+/**
+ * One kind of work that happens because time passed (webhook deliveries, checkout
+ * reconciliation, later renewals and dunning). A round claims a batch with `claimDue` and
+ * works it off with no transaction open; outcomes are recorded by the kind, each checking
+ * that its claim still holds.
+ */
+export interface JobKind {
+  readonly name: string;
+  /** Claims and runs one batch of due work; returns how many items it claimed. */
+  runBatch(db: PrismaClient, now: Date, only?: Tenant): Promise<number>;
+  /** Items one round claims at most; a full batch means there may be more. */
+  readonly batchSize: number;
+}
+
+export interface JobRunnerOptions {
+  db: PrismaClient;
+  clock: Clock;
+  logger: Logger;
+  kinds: JobKind[];
+}
+
+/**
+ * The one job runner: the server runs it in-process, `npm run worker` on its own; any number
+ * may run against one PostgreSQL database, since every claim skips rows another worker holds.
+ */
+export class JobRunner {
+  private readonly db: PrismaClient;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly kinds: JobKind[];
+  private loop: Promise<void> | undefined;
+  private stopped = false;
+  private cancelSleep: (() => void) | undefined;
+
+  constructor(opts: JobRunnerOptions) {
+    this.db = opts.db;
+    this.clock = opts.clock;
+    this.logger = opts.logger;
+    this.kinds = opts.kinds;
+  }
+
+  /** One batch of every kind that is due now; items claimed, by kind. */
+  async runOnce(only?: Tenant): Promise<Record<string, number>> {
+    const counts: Record<string, number> = {};
+    for (const kind of this.kinds) counts[kind.name] = await kind.runBatch(this.db, this.clock.now(), only);
+    return counts;
+  }
+
+  /** Every kind until nothing is due: what moving a store's test clock runs. */
+  async runUntilIdle(only?: Tenant): Promise<Record<string, number>> {
+    const total: Record<string, number> = {};
+    for (;;) {
+      const counts = await this.runOnce(only);
+      let claimed = 0;
+      for (const [name, n] of Object.entries(counts)) {
+        total[name] = (total[name] ?? 0) + n;
+        claimed += n;
+      }
+      if (claimed === 0) return total;
+    }
+  }
+
+  /** Rounds until stop(): at once again while some kind's batch was full, else after `intervalMs`. */
+  start(intervalMs = 500): void {
+    if (this.loop) return;
+    this.stopped = false;
+    this.loop = (async () => {
+      while (!this.stopped) {
+        let busy = false;
+        try {
+          const counts = await this.runOnce();
+          busy = this.kinds.some((k) => (counts[k.name] ?? 0) >= k.batchSize);
+        } catch (err) {
+          this.logger.warn({ err }, 'job round failed');
+        }
+        if (!this.stopped && !busy) await this.sleep(intervalMs);
+      }
+    })();
+  }
+
+  /** Ends the loop after the round in progress (its outcomes are recorded, not abandoned). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.cancelSleep?.();
+    await this.loop;
+    this.loop = undefined;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.cancelSleep = done;
+    });
+  }
+}

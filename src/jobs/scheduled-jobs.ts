@@ -1,0 +1,103 @@
+import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
+import type { Mode } from '../generated/prisma/enums.js';
+import { contextFor, type RequestContext, type ServiceEnv } from '../context.js';
+import { db, type Tenant } from '../db/tenant.js';
+import { newId } from '../lib/ids.js';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../logger.js';
+import { claimDue, nextAttemptAfter } from './claim.js';
+import type { JobKind } from './job-runner.js';
+
+/**
+ * Work on one subject at a time, kept in the Job table: reconciling a cut-off payment now,
+ * renewing a subscription or retrying a failed charge next. A handler runs in the subject's
+ * store context, by that store's clock, and must be safe to run twice: a worker that dies
+ * after the work but before recording it leaves the job to be claimed again.
+ */
+export interface JobHandler {
+  readonly kind: string;
+  /** Waits after the 1st, 2nd, … failed attempt; a failure beyond them fails the job for good. */
+  readonly retryDelaysMs: readonly number[];
+  run(ctx: RequestContext, subjectId: string): Promise<void>;
+}
+
+/** Schedules `kind` for `subjectId` at `dueAt` (store time) in the caller's transaction; scheduling again reschedules. */
+export async function scheduleJob(ctx: RequestContext, kind: string, subjectId: string, dueAt: Date): Promise<void> {
+  const state = { status: 'pending', attemptCount: 0, nextAttemptAt: dueAt, lastError: null, completedAt: null };
+  await db(ctx).job.upsert({
+    where: { kind_subjectId: { kind, subjectId } },
+    create: { id: newId('job'), kind, subjectId, createdAt: ctx.clock.now(), ...state },
+    update: state,
+  });
+}
+
+/** The subject no longer needs the job (its work happened some other way). */
+export async function cancelJob(ctx: RequestContext, kind: string, subjectId: string): Promise<void> {
+  await db(ctx).job.deleteMany({ where: { kind, subjectId, status: 'pending' } });
+}
+
+/** A clock `offsetMs` ahead of `base`: a store's clock. */
+export function offsetClock(base: Clock, offsetMs: number): Clock {
+  return offsetMs === 0 ? base : { now: () => new Date(base.now().getTime() + offsetMs) };
+}
+
+export interface ScheduledJobsOptions {
+  handlers: JobHandler[];
+  /** The environment a job of `mode` runs in (its listener's base URL, for links in event payloads). */
+  envFor(mode: Mode): ServiceEnv;
+  logger: Logger;
+  batchSize?: number;
+  /** How long one handler may take before its claim lapses and another worker runs the job again. */
+  leaseMs?: number;
+}
+
+/** The Job table as a kind of the job runner. */
+export function scheduledJobs(options: ScheduledJobsOptions): JobKind {
+  const handlers = new Map(options.handlers.map((h) => [h.kind, h]));
+  const batchSize = options.batchSize ?? 20;
+  const leaseMs = options.leaseMs ?? 5 * 60_000;
+  return {
+    name: 'jobs',
+    batchSize,
+    async runBatch(system: PrismaClient, now: Date, only?: Tenant) {
+      const claimed = await claimDue(system, {
+        table: 'Job',
+        now,
+        limit: batchSize,
+        // Jobs of a batch run one after another.
+        lease: { perRowMs: leaseMs, marginMs: 0 },
+        where: Prisma.sql`j."kind" IN (${Prisma.join([...handlers.keys()])})`,
+        only,
+      });
+      if (!claimed.length) return 0;
+      const jobs = await system.job.findMany({ where: { id: { in: claimed.map((c) => c.id) } }, select: { id: true, kind: true, subjectId: true } });
+      const byId = new Map(jobs.map((j) => [j.id, j]));
+      for (const c of claimed) {
+        const job = byId.get(c.id)!;
+        const handler = handlers.get(job.kind)!;
+        const env = options.envFor(c.mode);
+        const ctx = contextFor({ ...env, clock: offsetClock(env.clock, c.offsetMs) }, c.storeId, { traceId: `job:${c.id}`, source: 'worker' });
+        let error: string | null = null;
+        try {
+          await handler.run(ctx, job.subjectId);
+        } catch (err) {
+          error = err instanceof Error ? err.message : String(err);
+          options.logger.warn({ err, jobId: c.id, kind: job.kind, attempt: c.attemptCount }, 'job attempt failed');
+        }
+        const at = ctx.clock.now();
+        const next = error === null ? null : nextAttemptAfter(handler.retryDelaysMs, c.attemptCount, at);
+        // Only while this claim still holds: a worker whose lease ran out does not overwrite a newer attempt.
+        await system.job.updateMany({
+          where: { id: c.id, status: 'pending', attemptCount: c.attemptCount },
+          data:
+            error === null
+              ? { status: 'succeeded', completedAt: at, lastError: null }
+              : next
+                ? { nextAttemptAt: next, lastError: error }
+                : { status: 'failed', completedAt: at, lastError: error },
+        });
+      }
+      return claimed.length;
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import { defineOperation } from '../../core/operation.js';
+import type { RequestContext } from '../../context.js';
+import { mapPage } from '../../lib/pagination.js';
+import { serializeLicense, serializeLicenseInstance } from './licenses.serializer.js';
+import {
+  activateLicenseSchema,
+  deactivateLicenseSchema,
+  listCustomerLicensesSchema,
+  listLicenseInstancesSchema,
+  validateLicenseSchema,
+} from './licenses.schemas.js';
+import {
+  activateLicense,
+  deactivateLicense,
+  listCustomerLicenses,
+  listLicenseInstances,
+  validateLicense,
+  type LicenseWithInstance,
+} from './licenses.service.js';
+
+/**
+ * The license operations, as REST (licenses.routes.ts) and GraphQL (licenses.graphql.ts) run
+ * them. Activate, validate and deactivate answer the license with the instance acted on; the
+ * GraphQL payloads read that instance back.
+ */
+const render = (ctx: RequestContext, r: LicenseWithInstance) => serializeLicense(r.license, ctx.clock.now(), r.instance);
+const idOf = (r: LicenseWithInstance) => r.instance.id;
+
+export const activateLicenseOp = defineOperation({ name: 'licenses.activate', input: activateLicenseSchema, write: true, run: activateLicense, render, idOf });
+
+/** A read: it changes nothing, so it runs outside a transaction and is never recorded for idempotent replays. */
+export const validateLicenseOp = defineOperation({ name: 'licenses.validate', input: validateLicenseSchema, write: false, run: validateLicense, render, idOf });
+
+export const deactivateLicenseOp = defineOperation({ name: 'licenses.deactivate', input: deactivateLicenseSchema, write: true, run: deactivateLicense, render, idOf });
+
+export const listLicenseInstancesOp = defineOperation({
+  name: 'licenses.instances',
+  input: listLicenseInstancesSchema,
+  write: false,
+  run: listLicenseInstances,
+  render: (_ctx, page) => mapPage(page, serializeLicenseInstance),
+});
+
+export const listCustomerLicensesOp = defineOperation({
+  name: 'licenses.customer_licenses',
+  input: listCustomerLicensesSchema,
+  write: false,
+  run: listCustomerLicenses,
+  render: (ctx, page) => {
+    const now = ctx.clock.now();
+    return mapPage(page, (l) => serializeLicense(l, now, null));
+  },
+});

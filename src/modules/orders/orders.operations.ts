@@ -1,0 +1,14 @@
+import { defineOperation } from '../../core/operation.js';
+import { mapPage } from '../../lib/pagination.js';
+import { serializeOrder } from './orders.serializer.js';
+import { listCustomerOrdersSchema } from './orders.schemas.js';
+import { listCustomerOrders } from './orders.service.js';
+
+/** The order operations, as REST (orders.routes.ts) runs them; GraphQL reads orders through Customer.orders and Transaction.order. */
+export const listCustomerOrdersOp = defineOperation({
+  name: 'orders.list_for_customer',
+  input: listCustomerOrdersSchema,
+  write: false,
+  run: listCustomerOrders,
+  render: (_ctx, page) => mapPage(page, serializeOrder),
+});

@@ -1,0 +1,16 @@
+import { defineOperation } from '../../core/operation.js';
+import { createPortalLinkSchema } from './portal.schemas.js';
+import { createPortalLink } from './portal.service.js';
+
+/**
+ * POST /v1/customers/billing and GraphQL createCustomerPortalLink. Not a write: nothing of the
+ * store changes (the service's signing key is made on first use, outside any tenant), so a
+ * retry simply gets a fresh link and no link is kept in an idempotency record.
+ */
+export const createPortalLinkOp = defineOperation({
+  name: 'portal.create_link',
+  input: createPortalLinkSchema,
+  write: false,
+  run: createPortalLink,
+  render: (_ctx, r) => r,
+});

@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inTransaction, TENANT_MODELS } from '../../src/db/tenant.js';
+import { recordEvent } from '../../src/modules/events/events.service.js';
+import { v1Router } from '../../src/rest/router.js';
+import { makeCustomer, makePaidCheckout, makeProduct, makeRecurringProduct } from '../support/factories.js';
+import { api, startTestService, type TestService } from '../support/service.js';
+
+/**
+ * Isolation, generated from the router: every /v1 route that addresses a resource by id, called
+ * with another store's key and with the same store's key of the other environment, answers 404
+ * and changes nothing. A new route must be classified below, or this test fails naming it.
+ */
+
+interface Fixture {
+  product: string;
+  customer: string;
+  checkout: string;
+  transaction: string;
+  subscription: string;
+  license: string;
+  licenseKey: string;
+  instance: string;
+  discount: string;
+  discountCode: string;
+  webhook: string;
+  cliWebhook: string;
+  event: string;
+}
+
+type Call = { query?: Record<string, string>; body?: Record<string, unknown>; params?: Record<string, string> };
+
+/** How each route names its resource; `null`: the route addresses no single resource (creates, lists). */
+const ROUTES: Record<string, ((f: Fixture) => Call) | null> = {
+  'POST /products': null,
+  'GET /products/search': null,
+  'GET /products/:id': (f) => ({ params: { id: f.product } }),
+  'PATCH /products/:id': (f) => ({ params: { id: f.product }, body: { name: 'hijacked', price: 2000 } }),
+  'DELETE /products/:id': (f) => ({ params: { id: f.product } }),
+  'POST /discounts': null,
+  'GET /discounts/search': null,
+  'GET /discounts': (f) => ({ query: { discount_id: f.discount } }),
+  'DELETE /discounts/:id/delete': (f) => ({ params: { id: f.discount } }),
+  'POST /checkouts': null,
+  'GET /checkouts': (f) => ({ query: { checkout_id: f.checkout } }),
+  'POST /customers/billing': (f) => ({ body: { customer_id: f.customer } }),
+  'POST /licenses/activate': (f) => ({ body: { key: f.licenseKey, instance_name: 'intruder' } }),
+  'POST /licenses/validate': (f) => ({ body: { key: f.licenseKey, instance_id: f.instance } }),
+  'POST /licenses/deactivate': (f) => ({ body: { key: f.licenseKey, instance_id: f.instance } }),
+  'GET /licenses/:id/instances': (f) => ({ params: { id: f.license } }),
+  'GET /customers/:id/licenses': (f) => ({ params: { id: f.customer } }),
+  'GET /customers/:id/orders': (f) => ({ params: { id: f.customer } }),
+  'GET /subscriptions/search': null,
+  'GET /subscriptions': (f) => ({ query: { subscription_id: f.subscription } }),
+  'GET /customers/:id/subscriptions': (f) => ({ params: { id: f.customer } }),
+  'GET /transactions/search': null,
+  'GET /transactions': (f) => ({ query: { transaction_id: f.transaction } }),
+  'POST /webhooks': null,
+  'GET /webhooks': null,
+  'GET /webhooks/:id/events/pending': (f) => ({ params: { id: f.cliWebhook } }),
+  'POST /webhooks/:id/events/:event_id/ack': (f) => ({ params: { id: f.cliWebhook, event_id: f.event }, body: { status_code: 200 } }),
+  'POST /webhooks/:id/events/:event_id/resend': (f) => ({ params: { id: f.webhook, event_id: f.event } }),
+  'GET /webhooks/:id/secret': (f) => ({ params: { id: f.webhook } }),
+  'POST /webhooks/:id/secret/rotate': (f) => ({ params: { id: f.webhook } }),
+  'GET /webhooks/:id/deliveries': (f) => ({ params: { id: f.webhook } }),
+  'GET /webhooks/:id': (f) => ({ params: { id: f.webhook } }),
+  'PATCH /webhooks/:id': (f) => ({ params: { id: f.webhook }, body: { name: 'hijacked', status: 'disabled' } }),
+  'DELETE /webhooks/:id': (f) => ({ params: { id: f.webhook } }),
+  'POST /customers': null,
+  'GET /customers/list': null,
+  'GET /customers': (f) => ({ query: { customer_id: f.customer } }),
+  'PATCH /customers': (f) => ({ body: { customer_id: f.customer, name: 'hijacked', metadata: { owned: true } } }),
+};
+
+/** Every route of the /v1 router as "METHOD /path". */
+function routerRoutes(): string[] {
+  const router = v1Router({} as never) as unknown as { stack: { route?: { path: string; methods: Record<string, boolean> } }[] };
+  return router.stack.flatMap((layer) => (layer.route ? Object.keys(layer.route.methods).map((m) => `${m.toUpperCase()} ${layer.route!.path}`) : []));
+}
+
+describe('isolation of every /v1 route that names a resource', () => {
+  let service: TestService;
+  let fixture: Fixture;
+  let intruders: { name: string; call: ReturnType<typeof api> }[];
+  let ownerId: string;
+
+  /** One text per tenant table, over the owner's test-environment rows: any write to them changes it. */
+  async function fingerprint(): Promise<string> {
+    const parts: string[] = [];
+    for (const model of [...TENANT_MODELS].sort()) {
+      const rows = await service.db.prisma.$queryRawUnsafe<{ h: string | null }[]>(
+        `SELECT md5(string_agg(t::text, '|' ORDER BY t::text)) AS h FROM "${model}" t WHERE t."storeId" = $1 AND t."mode" = 'test'`,
+        ownerId,
+      );
+      parts.push(`${model}:${rows[0]?.h ?? ''}`);
+    }
+    return parts.join('\n');
+  }
+
+  beforeAll(async () => {
+    // No job runner: its deliveries of the owner's events would change the owner's rows meanwhile.
+    service = await startTestService({ env: { JOB_RUNNER: 'off' } });
+    const owner = await service.createStore('Owner');
+    ownerId = owner.id;
+    const ctx = service.contextOf(owner);
+    const keyed = await makeProduct(ctx, { features: [{ type: 'licenseKey', description: 'Key', license_key: { activation_limit: 5 } }] });
+    const oneTime = await makePaidCheckout(ctx, keyed.id);
+    const subscribed = await makePaidCheckout(ctx, (await makeRecurringProduct(ctx)).id);
+    const license = oneTime.order!.licenses[0]!;
+    const rest = api(service.testUrl, owner.test_api_key);
+    const instance = (await rest('POST', '/v1/licenses/activate', { key: license.key, instance_name: 'mine' })).json.instance.id;
+    const discount = (await rest('POST', '/v1/discounts', { name: 'Ten', code: 'TEN', type: 'percentage', percentage: 10, duration: 'once' })).json;
+    const webhook = (await rest('POST', '/v1/webhooks', { url: 'https://example.com/hook', events: ['checkout.completed'] })).json.id;
+    const cliWebhook = (await rest('POST', '/v1/webhooks', { delivery_mode: 'cli', events: ['checkout.completed'] })).json.id;
+    const event = await inTransaction(ctx, (tx) => recordEvent(tx, 'checkout.completed', { id: oneTime.id }));
+    fixture = {
+      product: keyed.id,
+      customer: (await makeCustomer(ctx)).id,
+      checkout: oneTime.id,
+      transaction: oneTime.order!.transactionId!,
+      subscription: subscribed.subscription!.id,
+      license: license.id,
+      licenseKey: license.key,
+      instance,
+      discount: discount.id,
+      discountCode: discount.code,
+      webhook,
+      cliWebhook,
+      event: event.id,
+    };
+    const other = await service.createStore('Intruder');
+    intruders = [
+      { name: 'another store', call: api(service.testUrl, other.test_api_key) },
+      { name: 'the other environment', call: api(service.prodUrl, owner.prod_api_key) },
+    ];
+  });
+  afterAll(() => service?.close());
+
+  it('classifies every route of the router', () => {
+    expect(routerRoutes().filter((r) => !(r in ROUTES))).toEqual([]);
+    expect(Object.keys(ROUTES).filter((r) => !routerRoutes().includes(r))).toEqual([]);
+  });
+
+  it('answers 404 to another store and to the other environment, and writes nothing', async () => {
+    const before = await fingerprint();
+    const answers: string[] = [];
+    for (const [route, call] of Object.entries(ROUTES)) {
+      if (!call) continue;
+      const [method, template] = route.split(' ') as [string, string];
+      const { params = {}, query, body } = call(fixture);
+      const path = template.replace(/:(\w+)/g, (_m, name: string) => params[name]!);
+      for (const intruder of intruders) {
+        const res = await intruder.call(method, `/v1${path}${query ? `?${new URLSearchParams(query)}` : ''}`, body, method === 'POST' ? { 'idempotency-key': `${route} ${intruder.name}` } : {});
+        answers.push(`${route} as ${intruder.name}: ${res.status} ${res.json?.code ?? ''}`);
+      }
+    }
+    expect(answers).toEqual(answers.map((a) => a.replace(/: \d+ .*$/, ': 404 not_found')));
+    expect(await fingerprint()).toBe(before);
+  });
+});
