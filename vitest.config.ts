@@ -13,8 +13,12 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
-    // Two cores: more workers only contend for them (and each embedded database is a WASM Postgres).
-    maxWorkers: 2,
+    // Test files of a worker share its loaded modules (the Prisma client, the GraphQL schema):
+    // loading them again for every file cost more than a third of the run. Every file opens
+    // its own database and service, and restores the process-wide settings it changes.
+    isolate: false,
+    // Two cores, but many tests wait on sockets and child processes: a third worker fills those waits.
+    maxWorkers: 3,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

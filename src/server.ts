@@ -1,20 +1,26 @@
 import { loadConfig } from './config.js';
 import { DataDirInUseError } from './db/data-dir-lock.js';
+import { databaseOptions, openDatabase, type Database } from './db/database.js';
 import { createLogger } from './logger.js';
-import { startService } from './service.js';
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
 
+let db: Database | undefined;
 try {
-  const service = await startService({ config, logger });
+  // The database opens while the application loads: a data directory in use is refused at
+  // once, and a normal start waits for the slower of the two only.
+  const [opened, { startService }] = await Promise.all([openDatabase(databaseOptions(config)), import('./service.js')]);
+  db = opened;
+  const service = await startService({ config, logger, db });
   logger.info(
-    { prod: service.prodUrl, test: service.testUrl, database: service.db.kind === 'embedded' ? config.dataDir : 'postgresql' },
+    { prod: service.prodUrl, test: service.testUrl, database: db.kind === 'embedded' ? config.dataDir : 'postgresql' },
     `billing service listening: production ${service.prodUrl}, test ${service.testUrl}`,
   );
   const stop = async (signal: string) => {
     logger.info({ signal }, 'shutting down');
     await service.close();
+    await db?.close();
     process.exit(0);
   };
   process.once('SIGINT', () => void stop('SIGINT'));
@@ -25,5 +31,6 @@ try {
   } else {
     logger.fatal({ err }, 'failed to start');
   }
+  await db?.close();
   process.exit(1);
 }

@@ -5,7 +5,7 @@ import { startCaches, type ServiceCaches } from './caches.js';
 import type { Config } from './config.js';
 import type { ServiceEnv } from './context.js';
 import { purgeExpiredIdempotencyRecords } from './core/idempotency.js';
-import { openDatabase, type Database } from './db/database.js';
+import { databaseOptions, openDatabase, type Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { dataScope } from './db/tenant.js';
 import type { Mode } from './generated/prisma/enums.js';
@@ -28,10 +28,6 @@ export interface RunningService {
   /** The environment each listener serves. */
   envs: Record<Mode, ServiceEnv>;
   close(): Promise<void>;
-}
-
-export function databaseOptions(config: Pick<Config, 'databaseUrl' | 'dataDir'>) {
-  return config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir };
 }
 
 function listen(host: string, port: number): Promise<Server> {

@@ -8,7 +8,7 @@
  */
 import { loadConfig } from './config.js';
 import type { ServiceEnv } from './context.js';
-import { openDatabase } from './db/database.js';
+import { databaseOptions, openDatabase } from './db/database.js';
 import { DataDirInUseError } from './db/data-dir-lock.js';
 import { migrate } from './db/migrate.js';
 import { dataScope } from './db/tenant.js';
@@ -17,7 +17,6 @@ import { systemClock } from './lib/clock.js';
 import { createLogger } from './logger.js';
 import { configureWebhookSecretKey } from './modules/webhooks/endpoint-secrets.js';
 import { configureWebhookUrlPolicy } from './modules/webhooks/url-safety.js';
-import { databaseOptions } from './service.js';
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lockDataDir } from '../src/db/data-dir-lock.js';
 import { openDatabase } from '../src/db/database.js';
 import { sha256Hex } from '../src/lib/secrets.js';
+import { runCommand } from './support/context.js';
 import { openTestDatabase, type TestDatabase } from './support/database.js';
 
 const run = promisify(execFile);
@@ -59,19 +60,24 @@ describe('operator CLI on the embedded database', { timeout: 120_000 }, () => {
     } finally {
       release();
     }
-    const list = await cli(['stores', 'list', '--json'], { DATA_DIR: dataDir });
-    expect(JSON.parse(list.stdout).map((s: { name: string }) => s.name)).toEqual(['Acme']);
+    const db = await openDatabase({ dataDir });
+    try {
+      expect((await db.prisma.store.findMany()).map((s) => s.name)).toEqual(['Acme']);
+    } finally {
+      await db.close();
+    }
   });
 
   it('takes over a lock left by a process that no longer exists', async () => {
     const { writeFileSync } = await import('node:fs');
     writeFileSync(path.join(dataDir, 'service.pid'), '999999');
-    const res = await cli(['stores', 'list', '--json'], { DATA_DIR: dataDir });
+    const res = await runCommand(['stores', 'list', '--json'], { DATA_DIR: dataDir });
     expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout).map((s: { name: string }) => s.name)).toEqual(['Acme']);
   });
 
   it('prints usage and exits 2 for an unknown command', async () => {
-    const res = await cli(['stores', 'explode'], { DATA_DIR: dataDir });
+    const res = await runCommand(['stores', 'explode'], { DATA_DIR: dataDir });
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('usage:');
   });

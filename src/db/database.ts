@@ -44,10 +44,13 @@ export type StatementListener = (sql: string) => void;
 
 export type DatabaseOptions = (
   | { databaseUrl: string; poolSize?: number }
-  /** dataDir undefined = in-memory (tests). */
-  | { dataDir: string | undefined; loadDataDir?: never }
-  /** In memory, starting as a copy of a `dumpDataDir()` dump rather than an empty cluster (tests). */
-  | { dataDir: undefined; loadDataDir: Blob }
+  /**
+   * dataDir undefined = in memory (tests). `loadDataDir`: start a new database as a copy of a
+   * `dumpDataDir()` dump rather than an empty cluster (tests).
+   */
+  | { dataDir: string | undefined; loadDataDir?: Blob }
+  /** An embedded database its caller opened and will close (tests reuse one per worker). */
+  | { pglite: PGlite }
 ) & { onStatement?: StatementListener };
 
 function observeQueryable<Q extends SqlQueryable>(q: Q, onStatement: StatementListener): Q {
@@ -91,6 +94,11 @@ function observeFactory(factory: SqlDriverAdapterFactory, onStatement: Statement
 const withObserver = (factory: SqlDriverAdapterFactory, onStatement: StatementListener | undefined) =>
   onStatement ? observeFactory(factory, onStatement) : factory;
 
+/** The database the configuration names: PostgreSQL when DATABASE_URL is set, else the embedded one in DATA_DIR. */
+export function databaseOptions(config: { databaseUrl: string | undefined; dataDir: string }): DatabaseOptions {
+  return config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir };
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if ('databaseUrl' in options) {
     const poolConfig = { connectionString: options.databaseUrl, max: options.poolSize ?? 20 };
@@ -121,9 +129,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       close: () => prisma.$disconnect(),
     };
   }
-  const release = options.dataDir ? lockDataDir(options.dataDir) : () => {};
+  const owned = !('pglite' in options);
+  const release = 'dataDir' in options && options.dataDir ? lockDataDir(options.dataDir) : () => {};
   try {
-    const pglite = new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir });
+    const pglite = 'pglite' in options ? options.pglite : new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir });
     await pglite.waitReady;
     const prisma = new PrismaClient({ adapter: withObserver(new PrismaPGlite(pglite), options.onStatement) });
     return {
@@ -145,7 +154,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       },
       close: async () => {
         await prisma.$disconnect();
-        await pglite.close();
+        if (owned) await pglite.close();
         release();
       },
     };

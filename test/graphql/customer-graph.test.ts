@@ -1,14 +1,13 @@
 import { createYoga } from 'graphql-yoga';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openDatabase, type Database } from '../../src/db/database.js';
-import { migrate } from '../../src/db/migrate.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/db/database.js';
 import type { GraphQLContext } from '../../src/graphql/context.js';
 import { schema } from '../../src/graphql/schema.js';
 import { newId } from '../../src/lib/ids.js';
 import { storeContext, type TestContext } from '../support/context.js';
+import { openRecordingDatabase } from '../support/database.js';
 import { CUSTOMER_GRAPH } from '../support/customer-graph-query.js';
 import { makeCustomer, makeRecurringProduct } from '../support/factories.js';
-import { cloneTemplateDatabase, dropDatabase } from '../support/postgres.js';
 
 /**
  * The issue's requirement: one GraphQL query reads a customer with its subscriptions (each
@@ -16,25 +15,6 @@ import { cloneTemplateDatabase, dropDatabase } from '../support/postgres.js';
  * costs does not depend on how many subscriptions there are. Statements are counted where
  * they leave for the database (the driver adapter), so nothing Prisma does internally hides.
  */
-
-/** Every SQL statement sent while `recording` is on. */
-const statements: string[] = [];
-let recording = false;
-
-async function openCountedDatabase(): Promise<{ db: Database; close: () => Promise<void> }> {
-  const onStatement = (sql: string) => {
-    if (recording) statements.push(sql);
-  };
-  const baseUrl = process.env.DATABASE_URL;
-  if (baseUrl) {
-    const url = await cloneTemplateDatabase(baseUrl, inject('pgRunId'));
-    const db = await openDatabase({ databaseUrl: url, poolSize: 4, onStatement });
-    return { db, close: async () => (await db.close(), await dropDatabase(baseUrl, url)) };
-  }
-  const db = await openDatabase({ dataDir: undefined, onStatement });
-  await migrate(db);
-  return { db, close: () => db.close() };
-}
 
 /**
  * A customer with `n` subscriptions, each on its own product with two charges (the first with
@@ -88,11 +68,13 @@ describe('GraphQL customer graph: statements do not grow with the number of subs
   let db: Database;
   let ctx: TestContext;
   let run: (query: string, variables: Record<string, unknown>) => Promise<{ data?: any; errors?: any[] }>;
+  let recorded: Awaited<ReturnType<typeof openRecordingDatabase>>['recorded'];
 
   beforeAll(async () => {
-    const opened = await openCountedDatabase();
-    close = opened.close;
+    const opened = await openRecordingDatabase();
+    close = () => opened.db.close();
     db = opened.db;
+    recorded = opened.recorded;
     ctx = await storeContext(db);
     const yoga = createYoga<object, GraphQLContext>({ schema, context: () => ({ core: ctx }), logging: false, maskedErrors: false });
     run = async (query, variables) => {
@@ -107,14 +89,8 @@ describe('GraphQL customer graph: statements do not grow with the number of subs
   afterAll(() => close?.());
 
   async function counted(id: string) {
-    statements.length = 0;
-    recording = true;
-    try {
-      const result = await run(CUSTOMER_GRAPH, { id });
-      return { result, statements: [...statements] };
-    } finally {
-      recording = false;
-    }
+    const { value: result, statements } = await recorded(() => run(CUSTOMER_GRAPH, { id }));
+    return { result, statements };
   }
 
   it('costs the same statements for 1 and for 50 subscriptions, and returns all of them', async () => {

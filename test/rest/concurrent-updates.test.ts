@@ -39,7 +39,7 @@ describe('concurrent updates of one resource', () => {
   });
 
   it('customer: a name change and a metadata merge at once both land', async () => {
-    const customers = await Promise.all(Array.from({ length: 20 }, (_, i) => call('POST', '/v1/customers', { email: `pair${i}@example.com` }).then((r) => r.json.id as string)));
+    const customers = await Promise.all(Array.from({ length: 10 }, (_, i) => call('POST', '/v1/customers', { email: `pair${i}@example.com` }).then((r) => r.json.id as string)));
     await Promise.all(
       customers.flatMap((id, i) => [
         call('PATCH', '/v1/customers', { customer_id: id, name: `Name ${i}` }),
@@ -52,7 +52,7 @@ describe('concurrent updates of one resource', () => {
 
   it('webhook endpoint: PATCH {name} and PATCH {events} at once keep both', async () => {
     const ids = await Promise.all(
-      Array.from({ length: 20 }, async (_, i) =>
+      Array.from({ length: 10 }, async (_, i) =>
         (await call('POST', '/v1/webhooks', { url: `https://example.com/hook/${i}`, events: ['checkout.completed'] })).json.id as string,
       ),
     );

@@ -24,3 +24,12 @@ export async function perform<In, Out>(ctx: RequestContext, op: Operation<In, Ou
   if (out.result === undefined) throw new Error(`${op.name} was replayed; perform() wants a fresh result`);
   return out.result;
 }
+
+/** A CLI command run in this process (no start-up cost): its exit code and what it wrote. */
+export async function runCommand(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { main } = await import('../../src/cli.js');
+  let stdout = '';
+  let stderr = '';
+  const code = await main(argv, { out: (t) => void (stdout += `${t}\n`), err: (t) => void (stderr += `${t}\n`), env });
+  return { code, stdout, stderr };
+}

@@ -1,33 +1,26 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { createHash } from 'node:crypto';
+import { access, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../src/db/database.js';
-import { migrate } from '../../src/db/migrate.js';
+import { migrate, MIGRATIONS_DIR } from '../../src/db/migrate.js';
+import { readMigrationsList } from '../../src/db/schema-engine.js';
 import { createTemplateDatabase, dropRunDatabases } from './postgres.js';
 
 /**
  * With DATABASE_URL set, the suite runs against that PostgreSQL server: one migrated
  * template database per run, and every test file clones it (CREATE DATABASE … TEMPLATE),
  * so files never see each other's rows and runs never see each other's databases.
- * Without it, every test file opens its own in-memory embedded database, each a copy of one
- * migrated template: a PGlite dump in a temporary directory of the run, removed afterwards.
+ * Without it, every test file opens its own in-memory embedded database, a copy of one
+ * migrated template (a PGlite dump kept in node_modules/.cache) or a database of its worker
+ * that an earlier file closed, emptied (test/support/database.ts).
  */
 export default async function setup(project: TestProject) {
   const url = process.env.DATABASE_URL;
   if (!url) {
     console.log('[test] database: embedded PGlite (in memory, one per test file)');
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'billing-test-pglite-'));
-    const remove = () => rm(dir, { recursive: true, force: true });
-    try {
-      const file = path.join(dir, 'template.tar');
-      await writeFile(file, await dumpMigratedTemplate());
-      project.provide('pgliteTemplate', file);
-    } catch (err) {
-      await remove();
-      throw err;
-    }
-    return remove;
+    project.provide('pgliteTemplate', await migratedTemplateFile());
+    return;
   }
   const runId = `bt_${process.pid}_${Date.now().toString(36)}`;
   console.log(`[test] database: PostgreSQL ${new URL(url).host}, databases ${runId}_*`);
@@ -36,6 +29,32 @@ export default async function setup(project: TestProject) {
   return async () => {
     await dropRunDatabases(url, runId);
   };
+}
+
+const NODE_MODULES = path.resolve(import.meta.dirname, '../../node_modules');
+const CACHE_DIR = path.join(NODE_MODULES, '.cache/billing-test');
+
+/**
+ * The migrated embedded template as a file, made once and kept in node_modules/.cache: its
+ * name is a hash of every migration and of the PGlite version, so a new or edited migration,
+ * or another PGlite, makes a new one. Making one takes several seconds (Postgres' initdb in
+ * WebAssembly); every later run reads it.
+ */
+async function migratedTemplateFile(): Promise<string> {
+  const hash = createHash('sha256');
+  hash.update(JSON.parse(await readFile(path.join(NODE_MODULES, '@electric-sql/pglite/package.json'), 'utf8')).version);
+  for (const m of readMigrationsList(MIGRATIONS_DIR).migrationDirectories) hash.update(m.path).update(m.migrationFile.content.value);
+  const file = path.join(CACHE_DIR, `pglite-template-${hash.digest('hex').slice(0, 16)}.tar`);
+  try {
+    await access(file);
+    return file;
+  } catch {
+    await mkdir(CACHE_DIR, { recursive: true });
+    const partial = `${file}.${process.pid}.partial`;
+    await writeFile(partial, await dumpMigratedTemplate());
+    await rename(partial, file); // atomic: a concurrent run never reads half a file
+    return file;
+  }
 }
 
 async function dumpMigratedTemplate(): Promise<Uint8Array> {

@@ -10,21 +10,27 @@ import { migrate } from '../../src/db/migrate.js';
 import { dataScope } from '../../src/db/tenant.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { createStore } from '../../src/modules/stores/stores.service.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { startService } from '../../src/service.js';
 import { BUYER, CheckoutBrowser } from '../support/checkout-page.js';
-import { openTestDatabase, type TestDatabase } from '../support/database.js';
+import { embeddedTemplate, openTestDatabase, type TestDatabase } from '../support/database.js';
 import { makeProduct } from '../support/factories.js';
 import { insertEndpoint, Receiver } from './delivery-support.js';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 let pgDb: TestDatabase | undefined;
 let dataDir: string | undefined;
+let seeded = false;
 let receiver: Receiver;
 const children: Child[] = [];
 
 /** The database the server processes use; on the embedded one, only while no server holds the directory. */
 async function openShared(): Promise<Database> {
   if (pgDb) return { ...pgDb, close: async () => {} };
-  const db = await openDatabase({ dataDir: dataDir! });
+  // The data directory starts as a copy of the run's migrated template.
+  const db = await openDatabase({ dataDir: dataDir!, loadDataDir: seeded ? undefined : await embeddedTemplate() });
+  seeded = true;
   await migrate(db);
   return db;
 }
@@ -70,22 +76,26 @@ describe('server killed between the commit of an event and its delivery', () => 
     expect(await first.child.exited).toBe('SIGKILL');
     expect(receiver.received).toHaveLength(0);
 
-    // Same database, job runner on (the default); a dead process's data-dir lock is taken over.
-    const second = await startServer({});
-    await receiver.waitFor((r) => r.length >= 1, 30_000);
+    // The next process on the same database (this one), with the job runner on (the default):
+    // it takes over the dead process's data-dir lock, recovers the database and delivers.
+    const next = await openShared();
+    const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', TEST_PORT: '0' });
+    const second = await startService({ config, logger: createLogger('silent'), db: next });
+    try {
+      await receiver.waitFor((r) => r.length >= 1, 30_000);
+    } finally {
+      await second.close();
+    }
     const got = receiver.received[0]!;
     expect(createHmac('sha256', secret).update(got.body).digest('hex')).toBe(got.headers['service-signature']);
     expect(JSON.parse(got.body)).toMatchObject({ eventType: 'checkout.completed', object: { id: expect.stringMatching(/^ch_/), status: 'completed' } });
-    await stopChild(second.child);
     expect(receiver.received).toHaveLength(1);
-
-    const check = await openShared();
     try {
-      const delivery = await check.prisma.webhookDelivery.findFirstOrThrow({ where: { endpoint: { storeId: store.id } }, include: { attempts: true } });
+      const delivery = await next.prisma.webhookDelivery.findFirstOrThrow({ where: { endpoint: { storeId: store.id } }, include: { attempts: true } });
       expect(delivery).toMatchObject({ status: 'succeeded', attemptCount: 1, eventId: got.headers['webhook-id'] });
       expect(delivery.attempts).toHaveLength(1);
     } finally {
-      await check.close();
+      await next.close();
     }
   }, 120_000);
 });

@@ -15,6 +15,7 @@ import { signDelivery } from '../../src/modules/webhooks/signing.js';
 import { makePaidCheckout, makeRecurringProduct } from '../support/factories.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { insertEndpoint, Receiver, waitUntil } from './delivery-support.js';
+import { runCommand } from '../support/context.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
@@ -178,13 +179,13 @@ describe('cli listen', { timeout: 120_000 }, () => {
   it('stops with a clear message for a bad key, an http endpoint or missing arguments', async () => {
     const http = await insertEndpoint(service.db.prisma, { storeId, mode: 'test', url: 'http://127.0.0.1:9/none', events: ['subscription.paused'] });
     const common = ['listen', '--once', '--forward-to', receiver.url, '--url', service.testUrl];
-    // Independent processes: run them side by side.
+    // The same command code as a process runs, called in this one: the process itself is covered above.
     const [badKey, notCli, noEndpoint, usage, serviceDown] = await Promise.all([
-      cli([...common, '--api-key', 'sk_test_wrong', '--endpoint', http.id]),
-      cli([...common, '--api-key', key, '--endpoint', http.id]),
-      cli([...common, '--api-key', key]),
-      cli(['listen', '--api-key', key]),
-      cli(['listen', '--once', '--forward-to', receiver.url, '--url', 'http://127.0.0.1:9', '--api-key', key, '--endpoint', http.id]),
+      runCommand([...common, '--api-key', 'sk_test_wrong', '--endpoint', http.id]),
+      runCommand([...common, '--api-key', key, '--endpoint', http.id]),
+      runCommand([...common, '--api-key', key]),
+      runCommand(['listen', '--api-key', key]),
+      runCommand(['listen', '--once', '--forward-to', receiver.url, '--url', 'http://127.0.0.1:9', '--api-key', key, '--endpoint', http.id]),
     ]);
     expect(badKey.code).toBe(1);
     expect(badKey.stderr).toMatch(/40[13]/);

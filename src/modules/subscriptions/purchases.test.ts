@@ -1,43 +1,21 @@
 import { createYoga } from 'graphql-yoga';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openDatabase, type Database } from '../../db/database.js';
-import { migrate } from '../../db/migrate.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { schema } from '../../graphql/schema.js';
 import { perform, storeContext, type TestContext } from '../../../test/support/context.js';
+import { openRecordingDatabase } from '../../../test/support/database.js';
 import { makeCustomer, makeRecurringProduct, makeSubscription } from '../../../test/support/factories.js';
-import { cloneTemplateDatabase, dropDatabase } from '../../../test/support/postgres.js';
 import { listCustomerOrdersOp } from '../orders/orders.operations.js';
 import { searchTransactionsOp } from '../transactions/transactions.operations.js';
 import { listCustomerSubscriptionsOp, searchSubscriptionsOp } from './subscriptions.operations.js';
 
 /** Services and GraphQL fields of the purchase read side, over purchases the checkout wrote. */
 
-const statements: string[] = [];
-let recording = false;
-
-async function openCountedDatabase(): Promise<{ db: Database; close: () => Promise<void> }> {
-  const onStatement = (sql: string) => void (recording && statements.push(sql));
-  const baseUrl = process.env.DATABASE_URL;
-  if (baseUrl) {
-    const url = await cloneTemplateDatabase(baseUrl, inject('pgRunId'));
-    const db = await openDatabase({ databaseUrl: url, poolSize: 4, onStatement });
-    return { db, close: async () => (await db.close(), await dropDatabase(baseUrl, url)) };
-  }
-  const db = await openDatabase({ dataDir: undefined, onStatement });
-  await migrate(db);
-  return { db, close: () => db.close() };
-}
+let recorded: Awaited<ReturnType<typeof openRecordingDatabase>>['recorded'];
 
 async function countStatements<T>(fn: () => Promise<T>): Promise<{ value: T; count: number }> {
-  statements.length = 0;
-  recording = true;
-  try {
-    const value = await fn();
-    return { value, count: statements.length };
-  } finally {
-    recording = false;
-  }
+  const { value, statements } = await recorded(fn);
+  return { value, count: statements.length };
 }
 
 /** A customer with `n` monthly subscriptions to one product, each bought through a checkout (subscription, invoice, order). */
@@ -60,8 +38,9 @@ describe('purchases read side', () => {
   let gql: (query: string, variables?: Record<string, unknown>, as?: TestContext) => Promise<{ data?: any; errors?: any[] }>;
 
   beforeAll(async () => {
-    const opened = await openCountedDatabase();
-    close = opened.close;
+    const opened = await openRecordingDatabase();
+    close = () => opened.db.close();
+    recorded = opened.recorded;
     ctx = await storeContext(opened.db);
     otherCtx = await storeContext(opened.db);
     gql = async (query, variables = {}, as = ctx) => {
