@@ -34,3 +34,28 @@ export function listQuery<Args extends InputFieldMap>(
     return t.prismaConnection(field);
   });
 }
+
+/**
+ * A root lookup by /v1 id, resolved by the service's own `find` (tenant-bound, selecting what
+ * the query asks for). Null, not an error, for an id this store does not have in this
+ * environment, as `node` answers.
+ */
+export function lookupQuery(
+  name: string,
+  options: {
+    type: Model;
+    what: string;
+    find: (ctx: RequestContext, input: { id: string }, query: object) => Promise<unknown>;
+  },
+) {
+  builder.queryField(name, (t) => {
+    const field: Parameters<typeof t.prismaField>[0] = {
+      type: options.type,
+      nullable: true,
+      description: `${options.what}; null when this store has none such in this environment`,
+      args: { id: t.arg.id({ required: true }) },
+      resolve: (query: object, _parent: unknown, args: { id: string | number }, ctx: GraphQLContext) => options.find(ctx.core, { id: String(args.id) }, query),
+    } as never;
+    return t.prismaField(field);
+  });
+}

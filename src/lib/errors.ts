@@ -100,6 +100,13 @@ export function dottedPath(path: (string | number)[]): string {
 export const notFound = (what: string, id?: string) =>
   new AppError('not_found', id ? `${what} ${id} not found` : `${what} not found`);
 
+/** The row a lookup found, or a 404 naming what was looked for: find-or-404 in one call. */
+export async function orNotFound<T>(row: Promise<T | null> | T | null, what: string, id?: string): Promise<T> {
+  const value = await row;
+  if (value === null || value === undefined) throw notFound(what, id);
+  return value;
+}
+
 /** A 400 about one field: the message names it. */
 export const invalidField = (path: (string | number)[], message: string, code: ErrorCode = 'validation_failed') =>
   new AppError(code, code === 'validation_failed' ? 'Validation failed' : message, [{ path, message }]);

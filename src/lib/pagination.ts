@@ -1,23 +1,14 @@
 import { z } from 'zod';
 
 /**
- * Lists. A service defines each list once, as a `Listing`: its rows (filtered, ordered, with
- * the caller's selection and window) and its count. REST reads a listing page by page
- * (`page_number`, `page_size`); GraphQL reads the same listing as a Relay connection
- * (src/graphql/connection.ts).
+ * Lists. A service defines each list once (`listing` in src/db/listing.ts): its rows (filtered,
+ * ordered, read with the caller's selection and window) and its count. REST reads a listing
+ * page by page (`page_number`, `page_size`); GraphQL reads the same listing as a Relay
+ * connection (src/graphql/connection.ts).
  */
 export interface Listing<Args, Row> {
   rows(args: Args): Promise<Row[]>;
   count(): Promise<number>;
-}
-
-/** What a listing's reader chooses: the selection, and the window (page or cursor). */
-export interface RowsArgs<Include, Select, WhereUnique> {
-  include?: Include;
-  select?: Select;
-  skip?: number;
-  take?: number;
-  cursor?: WhereUnique;
 }
 
 export interface PageInput {
@@ -41,16 +32,6 @@ export interface Page<T> {
     next_page: number | null;
     prev_page: number | null;
   };
-}
-
-/** One page of a listing: `rows` reads the page's window with the shape the caller renders. */
-export async function pageOf<Row>(
-  page: PageInput,
-  listing: { count(): Promise<number> },
-  rows: (window: { skip: number; take: number }) => Promise<Row[]>,
-): Promise<Page<Row>> {
-  const [items, total] = await Promise.all([rows({ skip: (page.page_number - 1) * page.page_size, take: page.page_size }), listing.count()]);
-  return toPage(items, total, page);
 }
 
 export function toPage<T>(items: T[], total: number, page: PageInput): Page<T> {

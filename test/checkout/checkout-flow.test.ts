@@ -265,4 +265,21 @@ describe('page safety', () => {
     expect(crossSite.status).toBe(403);
     expect(await service.db.prisma.transaction.count({ where: { checkoutId: checkout.id } })).toBe(0);
   });
+
+  it('a malformed cookie header reads as no cookie: the page opens and a post is refused, never a 500', async () => {
+    const p = await product();
+    const checkout = await client.checkouts.create({ productId: p.id });
+    const cookie = 'checkout_csrf=%E0%A4%A; =; ;;; other="unterminated';
+    const page = await fetch(checkout.checkoutUrl!, { headers: { cookie } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    const posted = await fetch(checkout.checkoutUrl!, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, 'sec-fetch-site': 'same-origin' },
+      body: new URLSearchParams({ ...BUYER, csrf: CheckoutBrowser.hidden(html, 'csrf') }),
+    });
+    expect(posted.status).toBe(403);
+    expect(await service.db.prisma.transaction.count({ where: { checkoutId: checkout.id } })).toBe(0);
+  });
 });

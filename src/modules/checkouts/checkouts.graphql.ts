@@ -1,4 +1,5 @@
 import { apiEnum, builder, ModeEnum } from '../../graphql/builder.js';
+import { lookupQuery } from '../../graphql/connection.js';
 import { toApiInput } from '../../graphql/input.js';
 import { operationMutation, payloadType } from '../../graphql/mutation.js';
 import { LicenseNode } from '../licenses/licenses.graphql.js';
@@ -41,15 +42,7 @@ builder.prismaNode('Checkout', {
   }),
 });
 
-builder.queryField('checkout', (t) =>
-  t.prismaField({
-    type: 'Checkout',
-    nullable: true,
-    description: 'A checkout by id (ch_…); null when this store has none such in this environment',
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _p, args, ctx) => findCheckout(ctx.core, { id: String(args.id) }, query),
-  }),
-);
+lookupQuery('checkout', { type: 'Checkout', what: 'A checkout by id (ch_…)', find: findCheckout });
 
 const CustomFieldTypeEnum = apiEnum('CheckoutCustomFieldType', CUSTOM_FIELD_TYPES);
 

@@ -3,7 +3,7 @@ import type { Mode } from '../../generated/prisma/enums.js';
 import { contextFor, type RequestContext, type ServiceEnv } from '../../context.js';
 import { storeOwning } from '../../db/system.js';
 import { db } from '../../db/tenant.js';
-import { AppError, IssueList, notFound } from '../../lib/errors.js';
+import { AppError, IssueList, orNotFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { MAX_WIRE_AMOUNT } from '../../lib/money.js';
 import { parseInput } from '../../lib/validation.js';
@@ -125,16 +125,12 @@ export function findCheckout<S extends CheckoutSelection = { include: typeof CHE
 
 /** GET /v1/checkouts?checkout_id=: the checkout with everything its /v1 shape embeds. */
 export async function findCheckoutOrThrow(ctx: RequestContext, input: RetrieveCheckoutInput): Promise<CheckoutWithRelations> {
-  const row = await db(ctx).checkout.findUnique({ where: { id: input.checkout_id }, include: CHECKOUT_INCLUDE });
-  if (!row) throw notFound('Checkout', input.checkout_id);
-  return row;
+  return orNotFound(db(ctx).checkout.findUnique({ where: { id: input.checkout_id }, include: CHECKOUT_INCLUDE }), 'Checkout', input.checkout_id);
 }
 
 /** The open checkout with what paying it needs, or 404. */
 export async function findPayableCheckoutOrThrow(ctx: RequestContext, id: string): Promise<PayableCheckout> {
-  const row = await db(ctx).checkout.findUnique({ where: { id }, include: PAYABLE_INCLUDE });
-  if (!row) throw notFound('Checkout', id);
-  return row;
+  return orNotFound(db(ctx).checkout.findUnique({ where: { id }, include: PAYABLE_INCLUDE }), 'Checkout', id);
 }
 
 const CHECKOUT_ID = /^ch_[0-9A-Z]{26}$/;

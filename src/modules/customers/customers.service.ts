@@ -1,9 +1,10 @@
 import { Prisma as P } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../context.js';
+import { listing } from '../../db/listing.js';
 import { db, inTransaction, lockRow } from '../../db/tenant.js';
-import { AppError, notFound } from '../../lib/errors.js';
+import { AppError, notFound, orNotFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { pageOf, type Listing, type PageInput, type RowsArgs } from '../../lib/pagination.js';
+import type { PageInput } from '../../lib/pagination.js';
 import type { CreateCustomerInput, RetrieveCustomerInput, UpdateCustomerInput } from './customers.schemas.js';
 
 type CustomerSelection = { include?: P.CustomerInclude; select?: P.CustomerSelect };
@@ -53,9 +54,7 @@ export function findCustomer(ctx: RequestContext, input: { customer_id?: string;
 }
 
 export async function findCustomerOrThrow(ctx: RequestContext, input: RetrieveCustomerInput) {
-  const row = await findCustomer(ctx, input);
-  if (!row) throw notFound('Customer', input.customer_id ?? input.email);
-  return row;
+  return orNotFound(findCustomer(ctx, input), 'Customer', input.customer_id ?? input.email);
 }
 
 /** Throws 404 unless the caller has this customer: lists of a customer start here. */
@@ -102,14 +101,9 @@ function mergeMetadata(current: unknown, patch: Record<string, string | number |
 
 /** The store's customers, newest first. */
 export function customerListing(ctx: RequestContext) {
-  return {
-    rows: <A extends RowsArgs<P.CustomerInclude, P.CustomerSelect, P.CustomerWhereUniqueInput>>(args: A) =>
-      db(ctx).customer.findMany({ ...args, orderBy: { id: 'desc' } }) as Promise<P.CustomerGetPayload<A>[]>,
-    count: () => db(ctx).customer.count(),
-  } satisfies Listing<object, unknown>;
+  return listing(db(ctx).customer, {}, { id: 'desc' });
 }
 
 export function listCustomers(ctx: RequestContext, input: PageInput) {
-  const listing = customerListing(ctx);
-  return pageOf(input, listing, (window) => listing.rows(window));
+  return customerListing(ctx).page(input);
 }

@@ -2,10 +2,10 @@ import { randomInt } from 'node:crypto';
 import type { Discount, Prisma as P } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../context.js';
 import { db, inTransaction } from '../../db/tenant.js';
-import { AppError, invalidField, notFound, type ErrorCode } from '../../lib/errors.js';
+import { AppError, invalidField, orNotFound, type ErrorCode } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { minOf, percentOf } from '../../lib/money.js';
-import { pageOf, type Listing, type RowsArgs } from '../../lib/pagination.js';
+import { listing } from '../../db/listing.js';
 import type {
   CreateDiscountInput,
   DiscountFilter,
@@ -116,9 +116,7 @@ export async function findDiscount(
 }
 
 export async function findDiscountOrThrow(ctx: RequestContext, input: RetrieveDiscountInput): Promise<DiscountWithProducts> {
-  const row = await db(ctx).discount.findFirst({ where: lookupWhere(input), include: DISCOUNT_INCLUDE });
-  if (!row) throw notFound('Discount', input.discount_id ?? input.discount_code);
-  return row;
+  return orNotFound(db(ctx).discount.findFirst({ where: lookupWhere(input), include: DISCOUNT_INCLUDE }), 'Discount', input.discount_id ?? input.discount_code);
 }
 
 /** Status filters follow the status shown on the wire (`discountStatus`), which derives `expired` from the clock. */
@@ -146,16 +144,11 @@ export function discountListing(ctx: RequestContext, filter: DiscountFilter) {
       ? { createdAt: { ...(filter.created_after ? { gt: filter.created_after } : {}), ...(filter.created_before ? { lt: filter.created_before } : {}) } }
       : {}),
   };
-  return {
-    rows: <A extends RowsArgs<P.DiscountInclude, P.DiscountSelect, P.DiscountWhereUniqueInput>>(args: A) =>
-      db(ctx).discount.findMany({ ...args, where, orderBy: { id: 'desc' } }) as Promise<P.DiscountGetPayload<A>[]>,
-    count: () => db(ctx).discount.count({ where }),
-  } satisfies Listing<object, unknown>;
+  return listing(db(ctx).discount, where, { id: 'desc' });
 }
 
 export function searchDiscounts(ctx: RequestContext, input: SearchDiscountsInput) {
-  const listing = discountListing(ctx, input);
-  return pageOf(input, listing, (window) => listing.rows({ ...window, include: DISCOUNT_INCLUDE }));
+  return discountListing(ctx, input).page(input, { include: DISCOUNT_INCLUDE });
 }
 
 /**
@@ -166,9 +159,7 @@ export function searchDiscounts(ctx: RequestContext, input: SearchDiscountsInput
 export async function deleteDiscount(ctx: RequestContext, input: DiscountIdInput): Promise<DiscountWithProducts> {
   // Writes only the status, and only while not deleted: nothing else of the row is read back into it.
   await db(ctx).discount.updateMany({ where: { id: input.id, status: { not: 'deleted' } }, data: { status: 'deleted' } });
-  const row = await db(ctx).discount.findUnique({ where: { id: input.id }, include: DISCOUNT_INCLUDE });
-  if (!row) throw notFound('Discount', input.id);
-  return row;
+  return orNotFound(db(ctx).discount.findUnique({ where: { id: input.id }, include: DISCOUNT_INCLUDE }), 'Discount', input.id);
 }
 
 // ---------------------------------------------------------------------------

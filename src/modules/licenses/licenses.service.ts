@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { License, LicenseInstance, Prisma as P } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../context.js';
 import { db, inTransaction } from '../../db/tenant.js';
-import { invalidField, notFound } from '../../lib/errors.js';
+import { invalidField, orNotFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { pageOf, type Listing, type RowsArgs } from '../../lib/pagination.js';
+import { listing } from '../../db/listing.js';
 import { assertCustomerExists } from '../customers/customers.service.js';
 import { licenseExpired } from './licenses.rules.js';
 import type {
@@ -78,15 +78,11 @@ export async function issueLicense(ctx: RequestContext, args: IssueLicenseArgs):
  * be probed across tenants. The key itself is not echoed: it is a secret.
  */
 async function licenseByKeyOrThrow(ctx: RequestContext, key: string): Promise<License> {
-  const license = await db(ctx).license.findFirst({ where: { key } });
-  if (!license) throw notFound('License key');
-  return license;
+  return orNotFound(db(ctx).license.findFirst({ where: { key } }), 'License key');
 }
 
 async function instanceOfOrThrow(ctx: RequestContext, license: License, instanceId: string): Promise<LicenseInstance> {
-  const instance = await db(ctx).licenseInstance.findFirst({ where: { id: instanceId, licenseId: license.id } });
-  if (!instance) throw notFound('License instance', instanceId);
-  return instance;
+  return orNotFound(db(ctx).licenseInstance.findFirst({ where: { id: instanceId, licenseId: license.id } }), 'License instance', instanceId);
 }
 
 /**
@@ -160,41 +156,29 @@ export function findLicense(ctx: RequestContext, input: { id: string }, selectio
 }
 
 export async function findLicenseOrThrow(ctx: RequestContext, input: { id: string }): Promise<License> {
-  const license = await db(ctx).license.findUnique({ where: { id: input.id } });
-  if (!license) throw notFound('License', input.id);
-  return license;
+  return orNotFound(db(ctx).license.findUnique({ where: { id: input.id } }), 'License', input.id);
 }
 
 /** A license's activations, newest first, deactivated ones included. */
 export function licenseInstanceListing(ctx: RequestContext, licenseId: string) {
   const where: P.LicenseInstanceWhereInput = { licenseId };
-  return {
-    rows: <A extends RowsArgs<P.LicenseInstanceInclude, P.LicenseInstanceSelect, P.LicenseInstanceWhereUniqueInput>>(args: A) =>
-      db(ctx).licenseInstance.findMany({ ...args, where, orderBy: { id: 'desc' } }) as Promise<P.LicenseInstanceGetPayload<A>[]>,
-    count: () => db(ctx).licenseInstance.count({ where }),
-  } satisfies Listing<object, unknown>;
+  return listing(db(ctx).licenseInstance, where, { id: 'desc' });
 }
 
 /** A 404 when the caller has no such license. */
 export async function listLicenseInstances(ctx: RequestContext, input: ListLicenseInstancesInput) {
   await findLicenseOrThrow(ctx, input);
-  const listing = licenseInstanceListing(ctx, input.id);
-  return pageOf(input, listing, (window) => listing.rows(window));
+  return licenseInstanceListing(ctx, input.id).page(input);
 }
 
 /** A customer's license keys, newest first. */
 export function customerLicenseListing(ctx: RequestContext, customerId: string) {
   const where: P.LicenseWhereInput = { customerId };
-  return {
-    rows: <A extends RowsArgs<P.LicenseInclude, P.LicenseSelect, P.LicenseWhereUniqueInput>>(args: A) =>
-      db(ctx).license.findMany({ ...args, where, orderBy: { id: 'desc' } }) as Promise<P.LicenseGetPayload<A>[]>,
-    count: () => db(ctx).license.count({ where }),
-  } satisfies Listing<object, unknown>;
+  return listing(db(ctx).license, where, { id: 'desc' });
 }
 
 /** A 404 when the caller has no such customer. */
 export async function listCustomerLicenses(ctx: RequestContext, input: ListCustomerLicensesInput) {
   await assertCustomerExists(ctx, input.id);
-  const listing = customerLicenseListing(ctx, input.id);
-  return pageOf(input, listing, (window) => listing.rows(window));
+  return customerLicenseListing(ctx, input.id).page(input);
 }

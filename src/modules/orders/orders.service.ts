@@ -1,8 +1,8 @@
 import type { Prisma as P } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../context.js';
 import { db } from '../../db/tenant.js';
-import { notFound } from '../../lib/errors.js';
-import { pageOf, type Listing, type RowsArgs } from '../../lib/pagination.js';
+import { orNotFound } from '../../lib/errors.js';
+import { listing } from '../../db/listing.js';
 import { assertCustomerExists } from '../customers/customers.service.js';
 import type { ListCustomerOrdersInput, OrderFilter } from './orders.schemas.js';
 
@@ -14,9 +14,7 @@ export function findOrder(ctx: RequestContext, input: { id: string }, selection:
 }
 
 export async function findOrderOrThrow(ctx: RequestContext, input: { id: string }) {
-  const row = await findOrder(ctx, input);
-  if (!row) throw notFound('Order', input.id);
-  return row;
+  return orNotFound(findOrder(ctx, input), 'Order', input.id);
 }
 
 /** Orders by id, for a per-request loader (GraphQL `Transaction.order`); ids the caller does not have are left out. */
@@ -27,16 +25,11 @@ export function findOrdersByIds(ctx: RequestContext, ids: readonly string[]) {
 /** The store's orders, newest first (ids are time-sortable), optionally of one customer. */
 export function orderListing(ctx: RequestContext, filter: OrderFilter) {
   const where: P.OrderWhereInput = filter.customer_id ? { customerId: filter.customer_id } : {};
-  return {
-    rows: <A extends RowsArgs<P.OrderInclude, P.OrderSelect, P.OrderWhereUniqueInput>>(args: A) =>
-      db(ctx).order.findMany({ ...args, where, orderBy: { id: 'desc' } }) as Promise<P.OrderGetPayload<A>[]>,
-    count: () => db(ctx).order.count({ where }),
-  } satisfies Listing<object, unknown>;
+  return listing(db(ctx).order, where, { id: 'desc' });
 }
 
 /** A customer's orders, newest first; a customer of another store or environment is a 404. */
 export async function listCustomerOrders(ctx: RequestContext, input: ListCustomerOrdersInput) {
   await assertCustomerExists(ctx, input.id);
-  const listing = orderListing(ctx, { customer_id: input.id });
-  return pageOf(input, listing, (window) => listing.rows(window));
+  return orderListing(ctx, { customer_id: input.id }).page(input);
 }

@@ -1,5 +1,5 @@
 import { apiEnum, builder, ModeEnum, MoneyRef } from '../../graphql/builder.js';
-import { listQuery } from '../../graphql/connection.js';
+import { listQuery, lookupQuery } from '../../graphql/connection.js';
 import { toApiInput } from '../../graphql/input.js';
 import { operationMutation, payloadType } from '../../graphql/mutation.js';
 import { parseInput } from '../../lib/validation.js';
@@ -114,15 +114,7 @@ listQuery('products', {
   listing: (ctx, args) => productListing(ctx, parseInput(productFilterSchema, toApiInput(args))),
 });
 
-builder.queryField('product', (t) =>
-  t.prismaField({
-    type: 'Product',
-    nullable: true,
-    description: 'A product by id (prod_…); null when this store has none such in this environment',
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _p, args, ctx) => findProduct(ctx.core, { id: String(args.id) }, query),
-  }),
-);
+lookupQuery('product', { type: 'Product', what: 'A product by id (prod_…)', find: findProduct });
 
 const CustomFieldInput = builder.inputType('CustomFieldInput', {
   fields: (t) => ({

@@ -1,9 +1,9 @@
 import type { Prisma as P } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../context.js';
 import { afterCommit, db, inTransaction, lockRow, notifyOnCommit } from '../../db/tenant.js';
-import { AppError, IssueList, notFound } from '../../lib/errors.js';
+import { AppError, IssueList, notFound, orNotFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { pageOf, type Listing, type RowsArgs } from '../../lib/pagination.js';
+import { listing } from '../../db/listing.js';
 import { PRODUCT_CHANGES } from '../../caches.js';
 import {
   INTERVAL_COUNT_MAX,
@@ -220,9 +220,7 @@ const cacheKey = (ctx: RequestContext, id: string) => `${ctx.storeId}:${ctx.mode
  */
 export async function findProductOrThrow(ctx: RequestContext, input: { id: string }): Promise<ProductWithRelations> {
   const load = async () => {
-    const row = await db(ctx).product.findUnique({ where: { id: input.id }, include: PRODUCT_INCLUDE, relationLoadStrategy: 'join' });
-    if (!row) throw notFound('Product', input.id);
-    return row;
+    return orNotFound(db(ctx).product.findUnique({ where: { id: input.id }, include: PRODUCT_INCLUDE, relationLoadStrategy: 'join' }), 'Product', input.id);
   };
   return ctx.caches ? ctx.caches.products.get(cacheKey(ctx, input.id), load) : load();
 }
@@ -252,16 +250,11 @@ async function changeProduct(
 /** The store's products, newest first (ids are time-sortable), optionally by status. */
 export function productListing(ctx: RequestContext, filter: ProductFilter) {
   const where: P.ProductWhereInput = filter.status ? { status: filter.status } : {};
-  return {
-    rows: <A extends RowsArgs<P.ProductInclude, P.ProductSelect, P.ProductWhereUniqueInput>>(args: A) =>
-      db(ctx).product.findMany({ ...args, where, orderBy: { id: 'desc' } }) as Promise<P.ProductGetPayload<A>[]>,
-    count: () => db(ctx).product.count({ where }),
-  } satisfies Listing<object, unknown>;
+  return listing(db(ctx).product, where, { id: 'desc' });
 }
 
 export function searchProducts(ctx: RequestContext, input: SearchProductsInput) {
-  const listing = productListing(ctx, input);
-  return pageOf(input, listing, (window) => listing.rows({ ...window, include: PRODUCT_INCLUDE }));
+  return productListing(ctx, input).page(input, { include: PRODUCT_INCLUDE });
 }
 
 /** PATCH: the fields given change, the others keep their values (read under the row lock). */

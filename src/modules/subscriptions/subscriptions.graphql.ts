@@ -1,5 +1,5 @@
 import { apiEnum, builder, ModeEnum } from '../../graphql/builder.js';
-import { listQuery } from '../../graphql/connection.js';
+import { listQuery, lookupQuery } from '../../graphql/connection.js';
 import { toApiInput } from '../../graphql/input.js';
 import { parseInput } from '../../lib/validation.js';
 // The purchase types reference each other; the schema imports this file for all three.
@@ -69,15 +69,7 @@ listQuery('subscriptions', {
   listing: (ctx, args) => subscriptionListing(ctx, parseInput(subscriptionFilterSchema, toApiInput(args))),
 });
 
-builder.queryField('subscription', (t) =>
-  t.prismaField({
-    type: 'Subscription',
-    nullable: true,
-    description: 'A subscription by id (sub_…); null when this store has none such in this environment',
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _p, args, ctx) => findSubscription(ctx.core, { id: String(args.id) }, query),
-  }),
-);
+lookupQuery('subscription', { type: 'Subscription', what: 'A subscription by id (sub_…)', find: findSubscription });
 
 builder.prismaObjectFields('Customer', (t) => ({
   subscriptions: t.relatedConnection('subscriptions', {

@@ -2,8 +2,8 @@ import type { Prisma as P } from '../../generated/prisma/client.js';
 import type { TransactionStatus } from '../../generated/prisma/enums.js';
 import type { RequestContext } from '../../context.js';
 import { db } from '../../db/tenant.js';
-import { notFound } from '../../lib/errors.js';
-import { pageOf, type Listing, type RowsArgs } from '../../lib/pagination.js';
+import { orNotFound } from '../../lib/errors.js';
+import { listing } from '../../db/listing.js';
 import { assertCustomerExists } from '../customers/customers.service.js';
 import { PRODUCT_INCLUDE } from '../products/products.service.js';
 import type { ListCustomerSubscriptionsInput, SearchSubscriptionsInput, SubscriptionFilter } from './subscriptions.schemas.js';
@@ -40,9 +40,7 @@ export function findSubscription(ctx: RequestContext, input: { id: string }, sel
 }
 
 export async function findSubscriptionOrThrow(ctx: RequestContext, input: { id: string }): Promise<SubscriptionWithRelations> {
-  const row = await db(ctx).subscription.findUnique({ where: { id: input.id }, include: SUBSCRIPTION_INCLUDE });
-  if (!row) throw notFound('Subscription', input.id);
-  return row;
+  return orNotFound(db(ctx).subscription.findUnique({ where: { id: input.id }, include: SUBSCRIPTION_INCLUDE }), 'Subscription', input.id);
 }
 
 /** The store's subscriptions, newest first (ids are time-sortable), narrowed by the filters. */
@@ -52,22 +50,16 @@ export function subscriptionListing(ctx: RequestContext, filter: SubscriptionFil
     ...(filter.product_id ? { productId: filter.product_id } : {}),
     ...(filter.status ? { status: filter.status } : {}),
   };
-  return {
-    rows: <A extends RowsArgs<P.SubscriptionInclude, P.SubscriptionSelect, P.SubscriptionWhereUniqueInput>>(args: A) =>
-      db(ctx).subscription.findMany({ ...args, where, orderBy: { id: 'desc' } }) as Promise<P.SubscriptionGetPayload<A>[]>,
-    count: () => db(ctx).subscription.count({ where }),
-  } satisfies Listing<object, unknown>;
+  return listing(db(ctx).subscription, where, { id: 'desc' });
 }
 
 /** One page with its relations: a fixed number of queries whatever the page size. */
 export function searchSubscriptions(ctx: RequestContext, input: SearchSubscriptionsInput) {
-  const listing = subscriptionListing(ctx, input);
-  return pageOf(input, listing, (window) => listing.rows({ ...window, include: SUBSCRIPTION_INCLUDE }));
+  return subscriptionListing(ctx, input).page(input, { include: SUBSCRIPTION_INCLUDE });
 }
 
 /** A customer's subscriptions, newest first; a customer of another store or environment is a 404. */
 export async function listCustomerSubscriptions(ctx: RequestContext, input: ListCustomerSubscriptionsInput) {
   await assertCustomerExists(ctx, input.id);
-  const listing = subscriptionListing(ctx, { customer_id: input.id });
-  return pageOf(input, listing, (window) => listing.rows({ ...window, include: SUBSCRIPTION_INCLUDE }));
+  return subscriptionListing(ctx, { customer_id: input.id }).page(input, { include: SUBSCRIPTION_INCLUDE });
 }

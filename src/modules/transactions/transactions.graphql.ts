@@ -1,5 +1,5 @@
 import { apiEnum, builder, ModeEnum, MoneyRef } from '../../graphql/builder.js';
-import { listQuery } from '../../graphql/connection.js';
+import { listQuery, lookupQuery } from '../../graphql/connection.js';
 import { toApiInput } from '../../graphql/input.js';
 import { parseInput } from '../../lib/validation.js';
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES, transactionFilterSchema } from './transactions.schemas.js';
@@ -45,15 +45,7 @@ listQuery('transactions', {
   listing: (ctx, args) => transactionListing(ctx, parseInput(transactionFilterSchema, toApiInput(args))),
 });
 
-builder.queryField('transaction', (t) =>
-  t.prismaField({
-    type: 'Transaction',
-    nullable: true,
-    description: 'A transaction by id (txn_…); null when this store has none such in this environment',
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _p, args, ctx) => findTransaction(ctx.core, { id: String(args.id) }, query),
-  }),
-);
+lookupQuery('transaction', { type: 'Transaction', what: 'A transaction by id (txn_…)', find: findTransaction });
 
 builder.prismaObjectFields('Customer', (t) => ({
   transactions: t.relatedConnection('transactions', {

@@ -1,8 +1,8 @@
 import type { Prisma as P } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../context.js';
 import { db } from '../../db/tenant.js';
-import { notFound } from '../../lib/errors.js';
-import { pageOf, type Listing, type RowsArgs } from '../../lib/pagination.js';
+import { orNotFound } from '../../lib/errors.js';
+import { listing } from '../../db/listing.js';
 import type { SearchTransactionsInput, TransactionFilter } from './transactions.schemas.js';
 
 type TransactionSelection = { include?: P.TransactionInclude; select?: P.TransactionSelect };
@@ -34,9 +34,7 @@ export function findTransaction(ctx: RequestContext, input: { id: string }, sele
 }
 
 export async function findTransactionOrThrow(ctx: RequestContext, input: { id: string }) {
-  const row = await findTransaction(ctx, input);
-  if (!row) throw notFound('Transaction', input.id);
-  return row;
+  return orNotFound(findTransaction(ctx, input), 'Transaction', input.id);
 }
 
 /** Transactions by id, for a per-request loader (GraphQL `Subscription.lastTransaction`); ids the caller does not have are left out. */
@@ -47,14 +45,9 @@ export function findTransactionsByIds(ctx: RequestContext, ids: readonly string[
 /** The store's transactions, newest first (ids are time-sortable), declined attempts included. */
 export function transactionListing(ctx: RequestContext, filter: TransactionFilter) {
   const where = transactionListFilter(filter);
-  return {
-    rows: <A extends RowsArgs<P.TransactionInclude, P.TransactionSelect, P.TransactionWhereUniqueInput>>(args: A) =>
-      db(ctx).transaction.findMany({ ...args, where, orderBy: { id: 'desc' } }) as Promise<P.TransactionGetPayload<A>[]>,
-    count: () => db(ctx).transaction.count({ where }),
-  } satisfies Listing<object, unknown>;
+  return listing(db(ctx).transaction, where, { id: 'desc' });
 }
 
 export function searchTransactions(ctx: RequestContext, input: SearchTransactionsInput) {
-  const listing = transactionListing(ctx, input);
-  return pageOf(input, listing, (window) => listing.rows(window));
+  return transactionListing(ctx, input).page(input);
 }

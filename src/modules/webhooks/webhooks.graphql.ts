@@ -1,5 +1,5 @@
 import { apiEnum, builder, ModeEnum } from '../../graphql/builder.js';
-import { listQuery } from '../../graphql/connection.js';
+import { listQuery, lookupQuery } from '../../graphql/connection.js';
 import { toApiInput } from '../../graphql/input.js';
 import { operationMutation, payloadType, type Payload } from '../../graphql/mutation.js';
 import { parseInput } from '../../lib/validation.js';
@@ -92,15 +92,7 @@ listQuery('events', {
   listing: (ctx, args) => eventListing(ctx, parseInput(eventFilterSchema, toApiInput(args))),
 });
 
-builder.queryField('webhookEndpoint', (t) =>
-  t.prismaField({
-    type: 'WebhookEndpoint',
-    nullable: true,
-    description: 'A webhook endpoint by id (wh_…); null when this store has none such in this environment',
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _p, args, ctx) => findWebhook(ctx.core, { id: String(args.id) }, query),
-  }),
-);
+lookupQuery('webhookEndpoint', { type: 'WebhookEndpoint', what: 'A webhook endpoint by id (wh_…)', find: findWebhook });
 
 const CreateWebhookEndpointInput = builder.inputType('CreateWebhookEndpointInput', {
   fields: (t) => ({

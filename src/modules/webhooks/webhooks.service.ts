@@ -1,9 +1,10 @@
 import type { Prisma as P, WebhookEndpoint } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../context.js';
 import { db, inTransaction } from '../../db/tenant.js';
-import { AppError, invalidField, notFound } from '../../lib/errors.js';
+import { AppError, invalidField, notFound, orNotFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { pageOf, type Listing, type PageInput, type RowsArgs } from '../../lib/pagination.js';
+import { listing } from '../../db/listing.js';
+import type { PageInput } from '../../lib/pagination.js';
 import { openSigningSecret, sealSigningSecret } from './endpoint-secrets.js';
 import { generateSigningSecret } from './signing.js';
 import { assertDeliverableUrl, privateWebhookUrlsAllowed } from './url-safety.js';
@@ -63,23 +64,16 @@ export function findWebhook(ctx: RequestContext, input: { id: string }, selectio
 }
 
 export async function findWebhookOrThrow(ctx: RequestContext, input: { id: string }): Promise<WebhookEndpoint> {
-  const row = await findWebhook(ctx, input);
-  if (!row) throw notFound('Webhook', input.id);
-  return row;
+  return orNotFound(findWebhook(ctx, input), 'Webhook', input.id);
 }
 
 /** The store's live endpoints, newest first. */
 export function webhookListing(ctx: RequestContext) {
-  return {
-    rows: <A extends RowsArgs<P.WebhookEndpointInclude, P.WebhookEndpointSelect, P.WebhookEndpointWhereUniqueInput>>(args: A) =>
-      db(ctx).webhookEndpoint.findMany({ ...args, where: LIVE, orderBy: { id: 'desc' } }) as Promise<P.WebhookEndpointGetPayload<A>[]>,
-    count: () => db(ctx).webhookEndpoint.count({ where: LIVE }),
-  } satisfies Listing<object, unknown>;
+  return listing(db(ctx).webhookEndpoint, LIVE, { id: 'desc' });
 }
 
 export function listWebhooks(ctx: RequestContext, input: PageInput) {
-  const listing = webhookListing(ctx);
-  return pageOf(input, listing, (window) => listing.rows(window));
+  return webhookListing(ctx).page(input);
 }
 
 /**
@@ -153,17 +147,12 @@ export async function rotateWebhookSecret(ctx: RequestContext, input: { id: stri
 /** An endpoint's deliveries, newest first, optionally by status; a 404 when the caller has no such endpoint. */
 export function deliveryListing(ctx: RequestContext, endpointId: string, filter: { status?: string }) {
   const where: P.WebhookDeliveryWhereInput = { endpointId, endpoint: LIVE, ...(filter.status ? { status: filter.status } : {}) };
-  return {
-    rows: <A extends RowsArgs<P.WebhookDeliveryInclude, P.WebhookDeliverySelect, P.WebhookDeliveryWhereUniqueInput>>(args: A) =>
-      db(ctx).webhookDelivery.findMany({ ...args, where, orderBy: { id: 'desc' } }) as Promise<P.WebhookDeliveryGetPayload<A>[]>,
-    count: () => db(ctx).webhookDelivery.count({ where }),
-  } satisfies Listing<object, unknown>;
+  return listing(db(ctx).webhookDelivery, where, { id: 'desc' });
 }
 
 export async function listDeliveries(ctx: RequestContext, input: ListDeliveriesInput) {
   await findWebhookOrThrow(ctx, input);
-  const listing = deliveryListing(ctx, input.id, input);
-  return pageOf(input, listing, (window) => listing.rows({ ...window, include: DELIVERY_INCLUDE }));
+  return deliveryListing(ctx, input.id, input).page(input, { include: DELIVERY_INCLUDE });
 }
 
 /**
@@ -205,9 +194,5 @@ export async function resendEvent(ctx: RequestContext, input: ResendEventInput):
 /** The store's events, newest first, optionally of one type. */
 export function eventListing(ctx: RequestContext, filter: { type?: string }) {
   const where: P.EventWhereInput = filter.type ? { type: filter.type } : {};
-  return {
-    rows: <A extends RowsArgs<P.EventInclude, P.EventSelect, P.EventWhereUniqueInput>>(args: A) =>
-      db(ctx).event.findMany({ ...args, where, orderBy: { id: 'desc' } }) as Promise<P.EventGetPayload<A>[]>,
-    count: () => db(ctx).event.count({ where }),
-  } satisfies Listing<object, unknown>;
+  return listing(db(ctx).event, where, { id: 'desc' });
 }

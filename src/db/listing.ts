@@ -1,0 +1,42 @@
+import type { Prisma } from '../generated/prisma/client.js';
+import { toPage, type Page, type PageInput } from '../lib/pagination.js';
+
+type Delegate = { findMany(args: never): unknown; count(args: never): unknown };
+type FindMany<D> = NonNullable<Prisma.Args<D, 'findMany'>>;
+type Where<D> = FindMany<D> extends { where?: infer W } ? W : never;
+type OrderBy<D> = FindMany<D> extends { orderBy?: infer O } ? O : never;
+
+/** What a listing's reader chooses: the selection, and the window (a page, or a cursor). */
+export interface RowsArgs {
+  include?: unknown;
+  select?: unknown;
+  skip?: number;
+  take?: number;
+  cursor?: unknown;
+}
+
+/**
+ * A list defined once by its service: the rows of one table of the caller's tenant (the
+ * delegate comes from `db(ctx)`) that match `where`, in `orderBy` order. REST reads it page
+ * by page (`page`), GraphQL as a Relay connection (`listQuery`), each with its own
+ * selection; the rows come typed for that selection.
+ */
+export function listing<D extends Delegate>(delegate: D, where: Where<D>, orderBy: OrderBy<D>) {
+  const findMany = delegate.findMany as unknown as (args: object) => Promise<unknown[]>;
+  const count = delegate.count as unknown as (args: object) => Promise<number>;
+  const rows = <A extends RowsArgs>(args: A) => findMany.call(delegate, { ...args, where, orderBy }) as Promise<Prisma.Result<D, A, 'findMany'>>;
+  const total = () => count.call(delegate, { where });
+  return {
+    rows,
+    count: total,
+    /** One /v1 page, read with `selection`. */
+    async page<S extends Pick<RowsArgs, 'include' | 'select'> = object>(
+      input: PageInput,
+      selection?: S,
+    ): Promise<Page<Prisma.Result<D, S, 'findMany'> extends (infer R)[] ? R : never>> {
+      const window = { skip: (input.page_number - 1) * input.page_size, take: input.page_size };
+      const [items, records] = await Promise.all([rows({ ...selection, ...window }), total()]);
+      return toPage(items as never, records, input);
+    },
+  };
+}
