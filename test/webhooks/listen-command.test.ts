@@ -120,7 +120,8 @@ describe('cli listen', { timeout: 120_000 }, () => {
     // Fixed: the next run (key and endpoint from the environment) delivers only what was left.
     receiver.received.length = 0;
     receiver.behaviour = () => ({ status: 200, body: 'ok' });
-    const again = await cli(['listen', '--once', '--forward-to', receiver.url, '--url', service.testUrl], { BILLING_API_KEY: key, BILLING_WEBHOOK_ID: endpoint.id });
+    // In this process (the command's process is covered above), reading key and endpoint from its environment.
+    const again = await runCommand(['listen', '--once', '--forward-to', receiver.url, '--url', service.testUrl], { BILLING_API_KEY: key, BILLING_WEBHOOK_ID: endpoint.id });
     expect(again.code, again.stderr).toBe(0);
     expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([paid.id]);
     expect(again.stdout).toMatch(new RegExp(`subscription\\.paid\\s+${paid.id}\\s+-> 200\\n$`));
@@ -133,7 +134,7 @@ describe('cli listen', { timeout: 120_000 }, () => {
     const down = await Receiver.start();
     const downUrl = down.url;
     await down.close();
-    const res = await cli(['listen', '--once', '--forward-to', downUrl, '--api-key', key, '--endpoint', endpoint.id, '--url', service.testUrl]);
+    const res = await runCommand(['listen', '--once', '--forward-to', downUrl, '--api-key', key, '--endpoint', endpoint.id, '--url', service.testUrl]);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toMatch(new RegExp(`subscription\\.canceled\\s+${event.id}\\s+-> 503 \\(ECONNREFUSED\\)`));
     expect(await pendingIds(endpoint.id)).toEqual([event.id]);
