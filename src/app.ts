@@ -5,6 +5,7 @@ import type { ServiceEnv } from './context.js';
 import { systemDb } from './db/system.js';
 import { graphqlHandler } from './graphql/yoga.js';
 import { AppError } from './lib/errors.js';
+import type { RateLimits } from './lib/rate-limit.js';
 import type { Logger } from './logger.js';
 import type { ApiKeyAuthenticator } from './modules/stores/api-keys.js';
 import type { ListenerEnv } from './rest/auth.js';
@@ -15,9 +16,28 @@ import { portalPages } from './pages/portal-page.js';
 
 export interface AppOptions {
   env: ServiceEnv;
-  config: Pick<Config, 'bodyLimit'>;
+  config: Pick<Config, 'bodyLimit' | 'graphqlLimits'>;
   logger: Logger;
   authenticator: ApiKeyAuthenticator;
+  limits: RateLimits;
+}
+
+/** Query parameters whose value is a credential (a portal link's signature, a token). */
+const CREDENTIAL_PARAM = /sig|token|secret|key|password|session|code/i;
+
+/**
+ * The URL as the access log shows it. A page's query string can be a bearer credential (the
+ * portal link's signature is good for an hour), so pages are logged by path alone; /v1 keeps
+ * its query (filters, ids) with any credential-like parameter's value replaced.
+ */
+export function loggableUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const path = url.slice(0, q);
+  if (!path.startsWith('/v1/')) return `${path}?[redacted]`;
+  const params = new URLSearchParams(url.slice(q + 1));
+  for (const name of new Set(params.keys())) if (CREDENTIAL_PARAM.test(name)) params.set(name, '[redacted]');
+  return `${path}?${params.toString()}`;
 }
 
 /**
@@ -33,17 +53,31 @@ function traceAndLog(log: Logger): express.RequestHandler {
     if (log.isLevelEnabled('info')) {
       const start = performance.now();
       res.once('finish', () => {
-        log.info({ trace_id: traceId, method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round(performance.now() - start) }, 'request');
+        log.info({ trace_id: traceId, method: req.method, url: loggableUrl(req.originalUrl), status: res.statusCode, ms: Math.round(performance.now() - start) }, 'request');
       });
     }
     next();
   };
 }
 
+/**
+ * /graphql reads its body under the same limit as /v1 (yoga alone would take 25 MB) and with
+ * the same handling of compressed bodies; yoga then gets the bytes, already inflated.
+ */
+function graphqlBody(limit: string): express.RequestHandler[] {
+  return [
+    express.raw({ type: () => true, limit }),
+    (req, _res, next) => {
+      delete req.headers['content-encoding'];
+      next();
+    },
+  ];
+}
+
 /** One listener's application: the listener decides the environment (test or prod). */
 export function buildApp(options: AppOptions): Express {
-  const { env, config, logger, authenticator } = options;
-  const listener: ListenerEnv = { env, authenticator };
+  const { env, config, logger, authenticator, limits } = options;
+  const listener: ListenerEnv = { env, authenticator, limits };
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -56,11 +90,11 @@ export function buildApp(options: AppOptions): Express {
     res.json({ status: 'ok', mode: env.mode });
   });
 
-  const yoga = graphqlHandler(listener, logger);
-  app.use(yoga.graphqlEndpoint, (req, res) => yoga(req, res));
+  const yoga = graphqlHandler(listener, logger, config.graphqlLimits);
+  app.use(yoga.graphqlEndpoint, graphqlBody(config.bodyLimit), (req: express.Request, res: express.Response) => yoga(req, res));
 
   app.use('/v1', express.json({ limit: config.bodyLimit }), v1Router(listener));
-  app.use(checkoutPages(env));
+  app.use(checkoutPages(env, { bodyLimit: config.bodyLimit, submits: limits.checkoutSubmit }));
   app.use(portalPages(env));
 
   app.use((req) => {

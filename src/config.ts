@@ -1,4 +1,6 @@
 import path from 'node:path';
+import type { GraphQLLimits } from './graphql/limits.js';
+import type { RateLimitConfig } from './lib/rate-limit.js';
 import { parseKey } from './lib/secret-box.js';
 
 /** Everything the service reads from its environment, in one place (see the README's table). */
@@ -27,6 +29,17 @@ export interface Config {
   allowPrivateWebhookUrls: boolean;
   /** JOB_RUNNER=off: this server process runs no jobs (webhook deliveries, reconciliation); `npm run worker` does. */
   jobRunner: boolean;
+  /** RATE_LIMIT, RATE_LIMIT_API_PER_SECOND, RATE_LIMIT_GRAPHQL_COST_PER_MINUTE, RATE_LIMIT_CHECKOUT_SUBMITS, REDIS_URL. */
+  rateLimits: RateLimitConfig;
+  /** GRAPHQL_MAX_COST, GRAPHQL_MAX_DEPTH, GRAPHQL_MAX_ALIASES, GRAPHQL_MAX_TOKENS. */
+  graphqlLimits: GraphQLLimits;
+}
+
+function positiveIntFrom(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${name} must be a whole number of at least 1, got "${value}"`);
+  return n;
 }
 
 function intFrom(name: string, value: string | undefined, fallback: number): number {
@@ -54,5 +67,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookSecretKey: env.WEBHOOK_SECRET_KEY ? parseKey('WEBHOOK_SECRET_KEY', env.WEBHOOK_SECRET_KEY) : undefined,
     allowPrivateWebhookUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS === 'true',
     jobRunner: env.JOB_RUNNER !== 'off',
+    rateLimits: {
+      enabled: env.RATE_LIMIT !== 'off',
+      apiPerSecond: positiveIntFrom('RATE_LIMIT_API_PER_SECOND', env.RATE_LIMIT_API_PER_SECOND, 100),
+      graphqlCostPerMinute: positiveIntFrom('RATE_LIMIT_GRAPHQL_COST_PER_MINUTE', env.RATE_LIMIT_GRAPHQL_COST_PER_MINUTE, 100_000),
+      checkoutSubmitsPerIp: positiveIntFrom('RATE_LIMIT_CHECKOUT_SUBMITS', env.RATE_LIMIT_CHECKOUT_SUBMITS, 30),
+      redisUrl: env.REDIS_URL || undefined,
+    },
+    graphqlLimits: {
+      maxCost: positiveIntFrom('GRAPHQL_MAX_COST', env.GRAPHQL_MAX_COST, 5_000),
+      maxDepth: positiveIntFrom('GRAPHQL_MAX_DEPTH', env.GRAPHQL_MAX_DEPTH, 10),
+      maxAliases: positiveIntFrom('GRAPHQL_MAX_ALIASES', env.GRAPHQL_MAX_ALIASES, 30),
+      maxTokens: positiveIntFrom('GRAPHQL_MAX_TOKENS', env.GRAPHQL_MAX_TOKENS, 2_000),
+    },
   };
 }

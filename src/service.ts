@@ -12,6 +12,7 @@ import type { Mode } from './generated/prisma/enums.js';
 import type { JobRunner } from './jobs/job-runner.js';
 import { createJobRunner } from './jobs/runner.js';
 import { systemClock, type Clock } from './lib/clock.js';
+import { createRateLimits } from './lib/rate-limit.js';
 import type { Logger } from './logger.js';
 import { ApiKeyAuthenticator } from './modules/stores/api-keys.js';
 import { configureWebhookSecretKey } from './modules/webhooks/endpoint-secrets.js';
@@ -61,6 +62,7 @@ export async function startService(options: { config: Config; logger: Logger; db
   const db = options.db ?? (await openDatabase(databaseOptions(config)));
   const servers: Server[] = [];
   let stopCaches = async () => {};
+  const limits = await createRateLimits(config.rateLimits, logger);
   let envs: Record<Mode, ServiceEnv>;
   try {
     const applied = await migrate(db);
@@ -81,11 +83,12 @@ export async function startService(options: { config: Config; logger: Logger; db
       prod: { data, mode: 'prod', clock, caches, baseUrl: config.publicUrl ?? addressOf(prod) },
       test: { data, mode: 'test', clock, caches, baseUrl: config.testPublicUrl ?? addressOf(test) },
     };
-    prod.on('request', buildApp({ env: envs.prod, config, logger, authenticator }));
-    test.on('request', buildApp({ env: envs.test, config, logger, authenticator }));
+    prod.on('request', buildApp({ env: envs.prod, config, logger, authenticator, limits }));
+    test.on('request', buildApp({ env: envs.test, config, logger, authenticator, limits }));
   } catch (err) {
     await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
     await stopCaches();
+    await limits.close();
     if (!options.db) await db.close();
     throw err;
   }
@@ -108,6 +111,7 @@ export async function startService(options: { config: Config; logger: Logger; db
         servers.map((s) => new Promise<void>((resolve) => { s.close(() => resolve()); s.closeAllConnections(); })),
       );
       await stopCaches();
+      await limits.close();
       if (!options.db) await db.close();
     },
   };

@@ -12,6 +12,7 @@
  */
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { Mode } from '../generated/prisma/enums.js';
+import { isStorableText } from '../lib/text.js';
 import { rootOf, type DataScope } from './tenant.js';
 
 export function systemDb(scope: DataScope): PrismaClient {
@@ -24,6 +25,8 @@ export function systemDb(scope: DataScope): PrismaClient {
  * null when there is none. The page then works in that store's tenant-bound context.
  */
 export async function storeOwning(scope: DataScope, model: 'Checkout' | 'Product' | 'Customer', id: string, mode: Mode): Promise<string | null> {
+  // A URL can carry text no row can hold (%00); it names nothing, like any unknown id.
+  if (!isStorableText(id)) return null;
   const db = rootOf(scope);
   const where = { id, mode };
   const select = { storeId: true } as const;

@@ -1,6 +1,7 @@
 import SchemaBuilder from '@pothos/core';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin, { resolveNodes } from '@pothos/plugin-relay';
+import ComplexityPlugin from '@pothos/plugin-complexity';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
 import { GraphQLError, Kind, type ValueNode } from 'graphql';
 import {
@@ -17,6 +18,7 @@ import type { PrismaClient } from '../generated/prisma/client.js';
 import { db } from '../db/tenant.js';
 import type { GraphQLContext } from './context.js';
 import { decodeId, NODE_TYPES } from './global-id.js';
+import { DEFAULT_PAGE, fieldCost, MAX_PAGE } from './limits.js';
 
 /** The schema builder: plugins and scalars only. Types live in each module's *.graphql.ts. */
 export const builder = new SchemaBuilder<{
@@ -34,13 +36,17 @@ export const builder = new SchemaBuilder<{
     Decimal: { Input: string; Output: string };
   };
 }>({
-  plugins: [PrismaPlugin, RelayPlugin, DataloaderPlugin],
+  plugins: [PrismaPlugin, RelayPlugin, DataloaderPlugin, ComplexityPlugin],
   defaultFieldNullability: false,
+  // Costs only: the limits are checked before execution, in src/graphql/limits.ts.
+  complexity: { fieldComplexity: fieldCost as never },
   prisma: {
     // The plugin loads relations through the caller's tenant-bound client, never the raw one.
     client: (ctx) => db(ctx.core) as unknown as PrismaClient,
     dmmf: getDatamodel(),
     filterConnectionTotalCount: true,
+    defaultConnectionSize: DEFAULT_PAGE,
+    maxConnectionSize: MAX_PAGE,
     onUnusedQuery: process.env.NODE_ENV === 'production' ? null : 'warn',
   },
   relay: {

@@ -2,10 +2,12 @@ import { GraphQLError } from 'graphql';
 import { createYoga, maskError as defaultMaskError, type Plugin } from 'graphql-yoga';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { AppError, httpStatusOf, isErrorCode } from '../lib/errors.js';
+import { AppError, httpStatusOf, isErrorCode, type ErrorCode } from '../lib/errors.js';
+import { quotaHeaders, RateLimitError } from '../lib/rate-limit.js';
 import { authenticate, type ListenerEnv } from '../rest/auth.js';
 import { unauthenticatedCore, type GraphQLContext } from './context.js';
 import { graphqlPath } from './input.js';
+import { limitPlugins, type GraphQLLimits, type QueryCostContext } from './limits.js';
 import { schema } from './schema.js';
 
 function toGraphQLError(err: AppError, original: GraphQLError | undefined) {
@@ -32,15 +34,15 @@ const requestErrorCodes: Plugin = {
     const errors = result.errors.map((err) => {
       const code = err.extensions?.code;
       if (typeof code === 'string' && isErrorCode(code)) return err;
-      const ours =
-        code === 'GRAPHQL_PARSE_FAILED'
-          ? 'malformed_request'
-          : code === 'INTERNAL_SERVER_ERROR'
-            ? 'internal'
-            : code === undefined || code === 'GRAPHQL_VALIDATION_FAILED' || code === 'BAD_USER_INPUT'
-              ? 'validation_failed'
-              : undefined;
-      if (!ours) return err;
+      const http = err.extensions?.http as { status?: number } | undefined;
+      const ours: ErrorCode =
+        code === 'INTERNAL_SERVER_ERROR'
+          ? 'internal'
+          : code === 'GRAPHQL_PARSE_FAILED' || code === 'BAD_REQUEST'
+            ? 'malformed_request'
+            : http?.status === 413
+              ? 'payload_too_large'
+              : 'validation_failed';
       return new GraphQLError(err.message, { nodes: err.nodes, source: err.source, positions: err.positions, path: err.path, originalError: err.originalError, extensions: { ...err.extensions, code: ours } });
     });
     setResult({ ...result, errors });
@@ -51,8 +53,8 @@ const requestErrorCodes: Plugin = {
  * /graphql of one listener: same key rules as /v1 (and `Idempotency-Key` for mutations),
  * errors carry the same codes in extensions.code, GraphiQL served from the package (no CDN).
  */
-export function graphqlHandler(listener: ListenerEnv, logger: Logger) {
-  return createYoga<{ req: Request; res: Response }>({
+export function graphqlHandler(listener: ListenerEnv, logger: Logger, limits: GraphQLLimits) {
+  return createYoga<{ req: Request; res: Response } & QueryCostContext>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
@@ -60,22 +62,34 @@ export function graphqlHandler(listener: ListenerEnv, logger: Logger) {
     renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
     graphiql: { title: `Billing service (${listener.env.mode})`, headers: JSON.stringify({ 'x-api-key': '' }) },
     logging: false,
-    plugins: [requestErrorCodes],
-    context: async ({ req, res }): Promise<GraphQLContext> => {
+    plugins: [...limitPlugins(limits), requestErrorCodes],
+    context: async ({ req, res, queryCost }): Promise<GraphQLContext> => {
       const traceId = res.locals.traceId as string;
+      let core;
       try {
         const headers = { apiKey: req.get('x-api-key'), idempotencyKey: req.get('idempotency-key') };
-        return { core: await authenticate(listener, headers, traceId, 'graphql') };
+        core = await authenticate(listener, headers, traceId, 'graphql');
       } catch (err) {
         if (err instanceof AppError) return { core: unauthenticatedCore(err) };
         throw err;
       }
+      // A key's GraphQL budget is spent by cost, known before anything runs (limits.ts).
+      try {
+        res.set(quotaHeaders(await listener.limits.graphql.take(core.apiKeyId ?? core.storeId, queryCost ?? 1)));
+      } catch (err) {
+        if (!(err instanceof RateLimitError)) throw err;
+        const headers = quotaHeaders(err.quota, true);
+        throw new GraphQLError(err.message, { extensions: { code: err.code, status: 429, http: { status: 429, headers } } });
+      }
+      return { core };
     },
     maskedErrors: {
       maskError(error, message, isDev) {
         const original = error instanceof GraphQLError ? error : undefined;
         const cause = original ? original.originalError : error;
         if (cause instanceof AppError) return toGraphQLError(cause, original);
+        // Raised by GraphQL or by this service's plugins about the request, not by a failure.
+        if (original && (!cause || cause instanceof GraphQLError)) return original;
         logger.error({ err: cause ?? error }, 'graphql resolver error');
         return defaultMaskError(error, message, isDev);
       },

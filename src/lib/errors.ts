@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 /**
  * One error taxonomy for the whole service. A service throws `AppError` with a machine-readable
  * code; every code belongs to one kind, and the kind alone decides the HTTP status. REST shows
@@ -11,6 +12,7 @@ export type ErrorKind =
   | 'not_found'
   | 'conflict'
   | 'payload_too_large'
+  | 'unsupported_media_type'
   | 'rate_limited'
   | 'unavailable'
   | 'internal';
@@ -22,6 +24,7 @@ const CODES = {
   already_exists: 'invalid_request',
   invalid_state: 'invalid_request',
   idempotency_key_reused: 'invalid_request',
+  query_too_complex: 'invalid_request',
   product_not_purchasable: 'invalid_request',
   discount_invalid: 'invalid_request',
   discount_expired: 'invalid_request',
@@ -39,6 +42,7 @@ const CODES = {
   idempotency_key_in_use: 'conflict',
   checkout_in_progress: 'conflict',
   payload_too_large: 'payload_too_large',
+  unsupported_media_type: 'unsupported_media_type',
   rate_limited: 'rate_limited',
   processor_unavailable: 'unavailable',
   secret_key_missing: 'unavailable',
@@ -136,6 +140,8 @@ export function httpStatusOf(kind: ErrorKind): number {
       return 409;
     case 'payload_too_large':
       return 413;
+    case 'unsupported_media_type':
+      return 415;
     case 'rate_limited':
       return 429;
     case 'unavailable':
@@ -147,24 +153,5 @@ export function httpStatusOf(kind: ErrorKind): number {
 
 /** The `error` string of the standard body: the reason phrase of the status. */
 export function reasonPhraseOf(status: number): string {
-  switch (status) {
-    case 400:
-      return 'Bad Request';
-    case 401:
-      return 'Unauthorized';
-    case 403:
-      return 'Forbidden';
-    case 404:
-      return 'Not Found';
-    case 409:
-      return 'Conflict';
-    case 413:
-      return 'Payload Too Large';
-    case 429:
-      return 'Too Many Requests';
-    case 503:
-      return 'Service Unavailable';
-    default:
-      return 'Internal Server Error';
-  }
+  return STATUS_CODES[status] ?? 'Error';
 }

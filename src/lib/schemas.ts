@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { parseIsoDate, type TimePart } from './dates.js';
 import { MAX_WIRE_AMOUNT } from './money.js';
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from './text.js';
 
 /** Field shapes shared by several operations. */
 
@@ -17,7 +19,8 @@ export const httpUrl = z
     } catch {
       return false;
     }
-  }, 'must be an absolute http(s) URL');
+    // Checks chained after this one may parse the URL: they do not run on one that failed.
+  }, { message: 'must be an absolute http(s) URL', abort: true });
 
 /**
  * An amount in minor units: a JSON number on REST, a MinorUnits string-backed scalar on GraphQL
@@ -39,5 +42,32 @@ export const email = z.string().trim().max(254).pipe(z.email('must be a valid e-
 
 export const countryCode = z.string().regex(/^[A-Z]{2}$/, 'must be a two-letter uppercase country code (ISO 3166-1)');
 
+/** An issue on an id that cannot name any stored object: parseInput answers 404 for it, as for any unknown id. */
+export const UNKNOWN_ID = 'unknown_id';
+
 /** An id in a path, query or body: a bounded string; an unknown one answers 404 where it is looked up. */
-export const resourceId = z.string().trim().min(1, 'is required').max(100);
+export const resourceId = z
+  .string()
+  .refine(isStorableText, { message: UNSTORABLE_TEXT_MESSAGE, params: { [UNKNOWN_ID]: true }, abort: true })
+  .trim()
+  .pipe(z.string().min(1, 'is required').max(100));
+
+const dateMessage = {
+  required: 'must be an ISO 8601 date-time with its offset, in the calendar and in years 1–9999, e.g. 2026-12-31T23:59:59Z',
+  optional: 'must be an ISO 8601 date (2026-01-31) or date-time, in the calendar and in years 1–9999',
+} as const;
+
+function isoDate(time: TimePart) {
+  return z.string().transform((text, ctx) => {
+    const date = parseIsoDate(text.trim(), time);
+    if (date) return date;
+    ctx.addIssue({ code: 'custom', message: dateMessage[time] });
+    return z.NEVER;
+  });
+}
+
+/** A date-time with its offset, as a Date (bodies: `expiry_date`). */
+export const isoDateTime = isoDate('required');
+
+/** A day (midnight UTC) or a date-time, as a Date (query filters: `created_after`). */
+export const isoDateOrDay = isoDate('optional');

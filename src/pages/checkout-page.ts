@@ -2,6 +2,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { RequestContext, ServiceEnv } from '../context.js';
 import { AppError, httpStatusOf, invalidField } from '../lib/errors.js';
 import { serviceSecret } from '../lib/service-secret.js';
+import { quotaHeaders, RateLimitError, type Limiter } from '../lib/rate-limit.js';
 import { parseInput } from '../lib/validation.js';
 import { chosenPriceRule, quoteCheckout, type Quote } from '../modules/checkouts/checkout-quote.js';
 import { payCheckout } from '../modules/checkouts/checkout-payment.js';
@@ -182,9 +183,9 @@ function fieldMessages(err: AppError): string[] {
 const notFoundPage = (res: Response) => sendMessage(res, 404, 'Checkout not found', 'This checkout does not exist in this environment.');
 
 /** Hosted checkout pages of one listener (its environment), served without an API key. */
-export function checkoutPages(env: ServiceEnv): Router {
+export function checkoutPages(env: ServiceEnv, options: { bodyLimit: string; submits: Limiter }): Router {
   const router = express.Router();
-  const form = express.urlencoded({ extended: false, limit: '32kb', parameterLimit: 100 });
+  const form = express.urlencoded({ extended: false, limit: options.bodyLimit, parameterLimit: 100 });
 
   /** The checkout's store context and the checkout, or null: the checkout id in the URL is the capability. */
   const open = async (res: Response, id: string): Promise<{ ctx: RequestContext; c: PayableCheckout } | null> => {
@@ -228,6 +229,14 @@ export function checkoutPages(env: ServiceEnv): Router {
   });
 
   router.post('/checkout/:id', form, async (req, res) => {
+    // Card testing sends many payment attempts from one address; each submit counts, paid or not.
+    try {
+      await options.submits.take(req.ip ?? 'unknown');
+    } catch (err) {
+      if (!(err instanceof RateLimitError)) throw err;
+      res.set(quotaHeaders(err.quota, true));
+      return sendMessage(res, 429, 'Too many attempts', `Too many payment attempts from your address. Try again in ${err.quota.resetSeconds} seconds. Nothing was charged.`);
+    }
     const found = await open(res, req.params.id);
     if (!found) return notFoundPage(res);
     const { ctx, c } = found;

@@ -2,12 +2,14 @@ import type { RequestHandler } from 'express';
 import { contextFor, type RequestContext, type ServiceEnv, type Source } from '../context.js';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../core/idempotency.js';
 import { AppError } from '../lib/errors.js';
+import { quotaHeaders, type RateLimits } from '../lib/rate-limit.js';
 import type { ApiKeyAuthenticator } from '../modules/stores/api-keys.js';
 
-/** What a listener's transports share: the environment it serves and how it checks keys. */
+/** What a listener's transports share: the environment it serves, how it checks keys, the process's rate limits. */
 export interface ListenerEnv {
   env: ServiceEnv;
   authenticator: ApiKeyAuthenticator;
+  limits: RateLimits;
 }
 
 /**
@@ -28,15 +30,17 @@ export async function authenticate(
   return contextFor(listener.env, caller.storeId, { traceId, source, apiKeyId: caller.apiKeyId, ...(key !== undefined ? { idempotencyKey: key } : {}) });
 }
 
-/** /v1 authentication; `Idempotency-Key` counts on POST, as at Stripe. */
+/** /v1 authentication and the key's request rate; `Idempotency-Key` counts on POST, as at Stripe. */
 export function requireApiKey(listener: ListenerEnv): RequestHandler {
   return async (req, res, next) => {
-    res.locals.ctx = await authenticate(
+    const ctx = await authenticate(
       listener,
       { apiKey: req.get('x-api-key'), idempotencyKey: req.method === 'POST' ? req.get('idempotency-key') : undefined },
       res.locals.traceId,
       'rest',
     );
+    res.set(quotaHeaders(await listener.limits.api.take(ctx.apiKeyId ?? ctx.storeId)));
+    res.locals.ctx = ctx;
     next();
   };
 }

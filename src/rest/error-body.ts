@@ -1,8 +1,7 @@
 import { AppError, httpStatusOf, reasonPhraseOf } from '../lib/errors.js';
 
 /** The spec's standard error body, with the machine-readable `code`, sent on every error response. */
-export function errorBody(err: AppError, traceId: string, now: number) {
-  const status = httpStatusOf(err.kind);
+export function errorBody(err: AppError, traceId: string, now: number, status = httpStatusOf(err.kind)) {
   return {
     status,
     body: {

@@ -1,4 +1,4 @@
-import type { Request, Router } from 'express';
+import type { Request, RequestHandler, Router } from 'express';
 import { execute, type Operation } from '../core/operation.js';
 import { AppError } from '../lib/errors.js';
 import { requestContext } from './request-context.js';
@@ -10,12 +10,21 @@ type Method = 'get' | 'post' | 'patch' | 'delete';
  * goes through the operation, whose /v1 JSON is the answer.
  */
 export function route<In, Out>(router: Router, method: Method, path: string, op: Operation<In, Out>, input: (req: Request) => unknown = defaultInput(method)) {
-  router[method](path, async (req, res) => {
+  const handler: RequestHandler = async (req, res) => {
     const out = await execute(requestContext(res), op, input(req));
     if (out.replayed) res.set('Idempotent-Replayed', 'true');
     if (op.secretFields?.length) res.set('cache-control', 'no-store');
     res.json(out.body);
-  });
+  };
+  OPERATION_OF_HANDLER.set(handler, op as Operation<unknown, unknown>);
+  router[method](path, handler);
+}
+
+/** The operation each route runs, for tests generated from the router (isolation, fuzzing). */
+const OPERATION_OF_HANDLER = new WeakMap<RequestHandler, Operation<unknown, unknown>>();
+
+export function operationOfHandler(handler: unknown): Operation<unknown, unknown> | undefined {
+  return OPERATION_OF_HANDLER.get(handler as RequestHandler);
 }
 
 const defaultInput = (method: Method) => (req: Request) => (method === 'get' ? req.query : bodyOf(req));

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inTransaction, TENANT_MODELS } from '../../src/db/tenant.js';
+import { inTransaction } from '../../src/db/tenant.js';
 import { recordEvent } from '../../src/modules/events/events.service.js';
-import { v1Router } from '../../src/rest/router.js';
 import { makeCustomer, makePaidCheckout, makeProduct, makeRecurringProduct } from '../support/factories.js';
+import { tenantFingerprint, v1Routes } from '../support/routes.js';
 import { api, startTestService, type TestService } from '../support/service.js';
 
 /**
@@ -72,10 +72,7 @@ const ROUTES: Record<string, ((f: Fixture) => Call) | null> = {
 };
 
 /** Every route of the /v1 router as "METHOD /path". */
-function routerRoutes(): string[] {
-  const router = v1Router({} as never) as unknown as { stack: { route?: { path: string; methods: Record<string, boolean> } }[] };
-  return router.stack.flatMap((layer) => (layer.route ? Object.keys(layer.route.methods).map((m) => `${m.toUpperCase()} ${layer.route!.path}`) : []));
-}
+const routerRoutes = () => v1Routes().map((r) => r.name);
 
 describe('isolation of every /v1 route that names a resource', () => {
   let service: TestService;
@@ -84,17 +81,7 @@ describe('isolation of every /v1 route that names a resource', () => {
   let ownerId: string;
 
   /** One text per tenant table, over the owner's test-environment rows: any write to them changes it. */
-  async function fingerprint(): Promise<string> {
-    const parts: string[] = [];
-    for (const model of [...TENANT_MODELS].sort()) {
-      const rows = await service.db.prisma.$queryRawUnsafe<{ h: string | null }[]>(
-        `SELECT md5(string_agg(t::text, '|' ORDER BY t::text)) AS h FROM "${model}" t WHERE t."storeId" = $1 AND t."mode" = 'test'`,
-        ownerId,
-      );
-      parts.push(`${model}:${rows[0]?.h ?? ''}`);
-    }
-    return parts.join('\n');
-  }
+  const fingerprint = () => tenantFingerprint(service.db, ownerId);
 
   beforeAll(async () => {
     // No job runner: its deliveries of the owner's events would change the owner's rows meanwhile.

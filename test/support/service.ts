@@ -1,6 +1,6 @@
 import { contextFor, type RequestContext } from '../../src/context.js';
 import type { Clock } from '../../src/lib/clock.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger, type Logger } from '../../src/logger.js';
 import { createStore, type CreatedStore } from '../../src/modules/stores/stores.service.js';
 import { startService, type RunningService } from '../../src/service.js';
 import { loadConfig } from '../../src/config.js';
@@ -15,10 +15,15 @@ export interface TestService extends RunningService {
 }
 
 /** The real service (both listeners, migrations, auth) on free ports over a fresh database. */
-export async function startTestService(options: { clock?: Clock; env?: Record<string, string> } = {}): Promise<TestService> {
-  const db = await openTestDatabase();
-  const config = { ...loadConfig({ HOST: '127.0.0.1', PORT: '0', TEST_PORT: '0', ...options.env }), bodyLimit: '64kb' };
-  const service = await startService({ config, logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), db, clock: options.clock });
+export async function startTestService(
+  options: { clock?: Clock; env?: Record<string, string>; logger?: Logger; onStatement?: (sql: string) => void } = {},
+): Promise<TestService> {
+  const db = await openTestDatabase({ onStatement: options.onStatement });
+  // Rate limits are off unless a test turns them on (test/rest/rate-limit.test.ts): tests of
+  // concurrency send bursts from one key that the limits would refuse, as they should.
+  const config = { ...loadConfig({ HOST: '127.0.0.1', PORT: '0', TEST_PORT: '0', RATE_LIMIT: 'off', ...options.env }), bodyLimit: '64kb' };
+  const logger = options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
+  const service = await startService({ config, logger, db, clock: options.clock });
   return {
     ...service,
     db,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from '../../lib/pagination.js';
-import { currencyCode, minorUnits, resourceId } from '../../lib/schemas.js';
+import { currencyCode, isoDateOrDay, isoDateTime, minorUnits, resourceId } from '../../lib/schemas.js';
 
 /**
  * Input schemas of the discount operations, in the /v1 field names. GraphQL converts its
@@ -19,7 +19,6 @@ export const discountCode = z
   .trim()
   .regex(/^[A-Za-z0-9_-]{3,32}$/, 'must be 3 to 32 letters, digits, - or _');
 
-const isoDateTime = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-12-31T23:59:59Z' });
 
 export const createDiscountSchema = z
   .strictObject({
@@ -61,19 +60,13 @@ export const retrieveDiscountSchema = z
   .refine((q) => q.discount_id || q.discount_code, { message: 'send discount_id or discount_code', path: ['discount_id'] });
 export type RetrieveDiscountInput = z.output<typeof retrieveDiscountSchema>;
 
-/** A day (`2026-01-31`) or a date-time; query strings carry either. */
-const queryDate = z
-  .string()
-  .refine((v) => /^\d{4}-\d{2}-\d{2}([T ].*)?$/.test(v) && !Number.isNaN(Date.parse(v)), 'must be an ISO 8601 date or date-time')
-  .transform((v) => new Date(v));
-
 /** The filters of the discount list, shared by REST search and the GraphQL connection. */
 export const discountFilterSchema = z.object({
   product_id: resourceId.optional(),
   status: z.enum(DISCOUNT_STATUSES).optional(),
   type: z.enum(DISCOUNT_TYPES).optional(),
-  created_after: queryDate.optional(),
-  created_before: queryDate.optional(),
+  created_after: isoDateOrDay.optional(),
+  created_before: isoDateOrDay.optional(),
 });
 export type DiscountFilter = z.output<typeof discountFilterSchema>;
 

@@ -1,0 +1,55 @@
+import { Router } from 'express';
+import { TENANT_MODELS } from '../../src/db/tenant.js';
+import type { Operation } from '../../src/core/operation.js';
+import { checkoutPages } from '../../src/pages/checkout-page.js';
+import { portalPages } from '../../src/pages/portal-page.js';
+import { operationOfHandler } from '../../src/rest/operation-route.js';
+import { v1Router } from '../../src/rest/router.js';
+import type { TestDatabase } from './database.js';
+
+interface Layer {
+  route?: { path: string; methods: Record<string, boolean>; stack: { handle: unknown }[] };
+}
+
+export interface RouteInfo {
+  /** "GET /products/:id" */
+  name: string;
+  method: string;
+  path: string;
+  /** The operation a /v1 route runs. */
+  operation?: Operation<unknown, unknown>;
+}
+
+function routesOf(router: Router): RouteInfo[] {
+  return (router as unknown as { stack: Layer[] }).stack.flatMap((layer) => {
+    const r = layer.route;
+    if (!r) return [];
+    const operation = r.stack.map((s) => operationOfHandler(s.handle)).find(Boolean);
+    return Object.keys(r.methods).map((m) => ({ name: `${m.toUpperCase()} ${r.path}`, method: m.toUpperCase(), path: r.path, operation }));
+  });
+}
+
+/** Every route of the /v1 router, read from the router itself (paths relative to /v1). */
+export function v1Routes(): RouteInfo[] {
+  return routesOf(v1Router({} as never));
+}
+
+/** Every route of the hosted pages (checkout, portal), read from their routers. */
+export function pageRoutes(): RouteInfo[] {
+  const none = { take: async () => ({ limit: 0, remaining: 0, resetSeconds: 0 }) };
+  return [...routesOf(checkoutPages({} as never, { bodyLimit: '1kb', submits: none })), ...routesOf(portalPages({} as never))];
+}
+
+/** One text per tenant table over a store's rows in one environment: any write to them changes it. */
+export async function tenantFingerprint(db: TestDatabase, storeId: string, mode: 'test' | 'prod' = 'test'): Promise<string> {
+  const parts: string[] = [];
+  for (const model of [...TENANT_MODELS].sort()) {
+    const rows = await db.prisma.$queryRawUnsafe<{ h: string | null }[]>(
+      `SELECT md5(string_agg(t::text, '|' ORDER BY t::text)) AS h FROM "${model}" t WHERE t."storeId" = $1 AND t."mode" = $2::"Mode"`,
+      storeId,
+      mode,
+    );
+    parts.push(`${model}:${rows[0]?.h ?? ''}`);
+  }
+  return parts.join('\n');
+}
