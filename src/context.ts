@@ -1,7 +1,7 @@
 import type { Mode } from './generated/prisma/enums.js';
 import type { ServiceCaches } from './caches.js';
 import type { Clock } from './lib/clock.js';
-import type { DataScope, TenantContext } from './db/tenant.js';
+import type { DataScope, Tenant, TenantContext } from './db/tenant.js';
 
 export type Source = 'rest' | 'graphql' | 'cli' | 'test' | 'worker' | 'page';
 
@@ -23,7 +23,13 @@ export interface RequestContext extends TenantContext {
   readonly caches?: ServiceCaches;
   /** The caller's `Idempotency-Key`: a write that carries one answers retries with its first answer. */
   readonly idempotencyKey?: string;
+  /** The service's own clock when `clock` is a store's test clock ahead of it. */
+  readonly baseClock?: Clock;
+  /** Runs a store environment's due work at once (test clock advances); absent where no runner is at hand. */
+  readonly runDueWork?: RunDueWork;
 }
+
+export type RunDueWork = (only: Tenant) => Promise<Record<string, number>>;
 
 /** What one environment of a running service shares between its requests. */
 export interface ServiceEnv {
@@ -32,6 +38,7 @@ export interface ServiceEnv {
   readonly clock: Clock;
   readonly baseUrl: string;
   readonly caches?: ServiceCaches;
+  readonly runDueWork?: RunDueWork;
 }
 
 /** A context acting for `storeId` in the environment `env` serves. */
@@ -40,5 +47,5 @@ export function contextFor(
   storeId: string,
   caller: { traceId: string; source: Source; apiKeyId?: string; idempotencyKey?: string },
 ): RequestContext {
-  return { data: env.data, mode: env.mode, clock: env.clock, baseUrl: env.baseUrl, caches: env.caches, storeId, ...caller };
+  return { data: env.data, mode: env.mode, clock: env.clock, baseUrl: env.baseUrl, caches: env.caches, runDueWork: env.runDueWork, storeId, ...caller };
 }

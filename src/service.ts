@@ -64,6 +64,9 @@ export async function startService(options: { config: Config; logger: Logger; db
   let stopCaches = async () => {};
   const limits = await createRateLimits(config.rateLimits, logger);
   let envs: Record<Mode, ServiceEnv>;
+  // The runner exists in every server: with JOB_RUNNER=off it runs no rounds of its own, but a
+  // test clock's advance still runs that store's due work at once.
+  const jobs = createJobRunner({ db: db.prisma, clock, logger, config, envFor: (mode) => envs[mode] });
   try {
     const applied = await migrate(db);
     if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
@@ -81,7 +84,7 @@ export async function startService(options: { config: Config; logger: Logger; db
     const data = dataScope(db.prisma);
     envs = {
       prod: { data, mode: 'prod', clock, caches, baseUrl: config.publicUrl ?? addressOf(prod) },
-      test: { data, mode: 'test', clock, caches, baseUrl: config.testPublicUrl ?? addressOf(test) },
+      test: { data, mode: 'test', clock, caches, baseUrl: config.testPublicUrl ?? addressOf(test), runDueWork: (only) => jobs.runDueWork(only, ['jobs']) },
     };
     prod.on('request', buildApp({ env: envs.prod, config, logger, authenticator, limits }));
     test.on('request', buildApp({ env: envs.test, config, logger, authenticator, limits }));
@@ -96,17 +99,16 @@ export async function startService(options: { config: Config; logger: Logger; db
     purgeExpiredIdempotencyRecords(db.prisma, clock.now()).catch((err: unknown) => logger.warn({ err }, 'idempotency purge failed'));
   }, HOUR_MS).unref();
   // In-process by default; JOB_RUNNER=off leaves jobs to `npm run worker` processes.
-  const jobs = config.jobRunner ? createJobRunner({ db: db.prisma, clock, logger, config, envFor: (mode) => envs[mode] }) : undefined;
-  jobs?.start();
+  if (config.jobRunner) jobs.start();
   return {
     db,
     prodUrl: addressOf(servers[0]!),
     testUrl: addressOf(servers[1]!),
-    jobs,
+    jobs: config.jobRunner ? jobs : undefined,
     envs,
     async close() {
       clearInterval(purge);
-      await jobs?.stop();
+      await jobs.stop();
       await Promise.all(
         servers.map((s) => new Promise<void>((resolve) => { s.close(() => resolve()); s.closeAllConnections(); })),
       );

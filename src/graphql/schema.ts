@@ -8,5 +8,6 @@ import '../modules/licenses/licenses.graphql.js';
 import '../modules/checkouts/checkouts.graphql.js';
 import '../modules/portal/portal.graphql.js';
 import '../modules/webhooks/webhooks.graphql.js';
+import '../modules/test-clock/test-clock.graphql.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

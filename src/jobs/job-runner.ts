@@ -9,10 +9,16 @@ import type { Logger } from '../logger.js';
  * works it off with no transaction open; outcomes are recorded by the kind, each checking
  * that its claim still holds.
  */
+/** What one batch claimed: in all, and by the kind of work (`subscription.renew`, `webhook.delivery`). */
+export interface BatchCounts {
+  claimed: number;
+  byKind: Record<string, number>;
+}
+
 export interface JobKind {
   readonly name: string;
-  /** Claims and runs one batch of due work; returns how many items it claimed. */
-  runBatch(db: PrismaClient, now: Date, only?: Tenant): Promise<number>;
+  /** Claims and runs one batch of due work. */
+  runBatch(db: PrismaClient, now: Date, only?: Tenant): Promise<BatchCounts>;
   /** Items one round claims at most; a full batch means there may be more. */
   readonly batchSize: number;
 }
@@ -44,14 +50,21 @@ export class JobRunner {
     this.kinds = opts.kinds;
   }
 
-  /** One batch of every kind that is due now; items claimed, by kind. */
-  async runOnce(only?: Tenant): Promise<Record<string, number>> {
-    const counts: Record<string, number> = {};
-    for (const kind of this.kinds) counts[kind.name] = await kind.runBatch(this.db, this.clock.now(), only);
+  private async batches(only?: Tenant, kinds?: readonly string[]): Promise<Record<string, BatchCounts>> {
+    const counts: Record<string, BatchCounts> = {};
+    for (const kind of this.kinds) {
+      if (kinds && !kinds.includes(kind.name)) continue;
+      counts[kind.name] = await kind.runBatch(this.db, this.clock.now(), only);
+    }
     return counts;
   }
 
-  /** Every kind until nothing is due: what moving a store's test clock runs. */
+  /** One batch of every kind that is due now; items claimed, by runner kind. */
+  async runOnce(only?: Tenant): Promise<Record<string, number>> {
+    return Object.fromEntries(Object.entries(await this.batches(only)).map(([name, b]) => [name, b.claimed]));
+  }
+
+  /** Every kind until nothing is due; items claimed, by runner kind. */
   async runUntilIdle(only?: Tenant): Promise<Record<string, number>> {
     const total: Record<string, number> = {};
     for (;;) {
@@ -60,6 +73,22 @@ export class JobRunner {
       for (const [name, n] of Object.entries(counts)) {
         total[name] = (total[name] ?? 0) + n;
         claimed += n;
+      }
+      if (claimed === 0) return total;
+    }
+  }
+
+  /**
+   * The runner kinds named (all when none are) until nothing is due, with the items run by the
+   * kind of work (`subscription.renew`): what moving a store's test clock runs.
+   */
+  async runDueWork(only?: Tenant, kinds?: readonly string[]): Promise<Record<string, number>> {
+    const total: Record<string, number> = {};
+    for (;;) {
+      let claimed = 0;
+      for (const batch of Object.values(await this.batches(only, kinds))) {
+        claimed += batch.claimed;
+        for (const [name, n] of Object.entries(batch.byKind)) total[name] = (total[name] ?? 0) + n;
       }
       if (claimed === 0) return total;
     }

@@ -3,10 +3,10 @@ import type { Mode } from '../generated/prisma/enums.js';
 import { contextFor, type RequestContext, type ServiceEnv } from '../context.js';
 import { db, type Tenant } from '../db/tenant.js';
 import { newId } from '../lib/ids.js';
-import type { Clock } from '../lib/clock.js';
+import { offsetClock } from '../lib/clock.js';
 import type { Logger } from '../logger.js';
 import { claimDue, nextAttemptAfter } from './claim.js';
-import type { JobKind } from './job-runner.js';
+import type { BatchCounts, JobKind } from './job-runner.js';
 
 /**
  * Work on one subject at a time, kept in the Job table: reconciling a cut-off payment now,
@@ -36,11 +36,6 @@ export async function cancelJob(ctx: RequestContext, kind: string, subjectId: st
   await db(ctx).job.deleteMany({ where: { kind, subjectId, status: 'pending' } });
 }
 
-/** A clock `offsetMs` ahead of `base`: a store's clock. */
-export function offsetClock(base: Clock, offsetMs: number): Clock {
-  return offsetMs === 0 ? base : { now: () => new Date(base.now().getTime() + offsetMs) };
-}
-
 export interface ScheduledJobsOptions {
   handlers: JobHandler[];
   /** The environment a job of `mode` runs in (its listener's base URL, for links in event payloads). */
@@ -59,7 +54,7 @@ export function scheduledJobs(options: ScheduledJobsOptions): JobKind {
   return {
     name: 'jobs',
     batchSize,
-    async runBatch(system: PrismaClient, now: Date, only?: Tenant) {
+    async runBatch(system: PrismaClient, now: Date, only?: Tenant): Promise<BatchCounts> {
       const claimed = await claimDue(system, {
         table: 'Job',
         now,
@@ -69,12 +64,14 @@ export function scheduledJobs(options: ScheduledJobsOptions): JobKind {
         where: Prisma.sql`j."kind" IN (${Prisma.join([...handlers.keys()])})`,
         only,
       });
-      if (!claimed.length) return 0;
+      const byKind: Record<string, number> = {};
+      if (!claimed.length) return { claimed: 0, byKind };
       const jobs = await system.job.findMany({ where: { id: { in: claimed.map((c) => c.id) } }, select: { id: true, kind: true, subjectId: true } });
       const byId = new Map(jobs.map((j) => [j.id, j]));
       for (const c of claimed) {
         const job = byId.get(c.id)!;
         const handler = handlers.get(job.kind)!;
+        byKind[job.kind] = (byKind[job.kind] ?? 0) + 1;
         const env = options.envFor(c.mode);
         const ctx = contextFor({ ...env, clock: offsetClock(env.clock, c.offsetMs) }, c.storeId, { traceId: `job:${c.id}`, source: 'worker' });
         let error: string | null = null;
@@ -97,7 +94,7 @@ export function scheduledJobs(options: ScheduledJobsOptions): JobKind {
                 : { status: 'failed', completedAt: at, lastError: error },
         });
       }
-      return claimed.length;
+      return { claimed: claimed.length, byKind };
     },
   };
 }

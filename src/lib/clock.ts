@@ -21,3 +21,8 @@ export class ManualClock implements Clock {
     this.current = typeof to === 'number' ? to : to.getTime();
   }
 }
+
+/** A clock `offsetMs` ahead of `base`: a store's test clock. */
+export function offsetClock(base: Clock, offsetMs: number): Clock {
+  return offsetMs === 0 ? base : { now: () => new Date(base.now().getTime() + offsetMs) };
+}

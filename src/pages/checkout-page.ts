@@ -207,8 +207,8 @@ export function checkoutPages(env: ServiceEnv, options: { bodyLimit: string; sub
   router.get('/checkout/:id', async (req, res) => {
     const found = await open(res, req.params.id);
     if (!found) return notFoundPage(res);
-    const { c } = found;
-    const status = checkoutStatus(c, env.clock.now());
+    const { ctx, c } = found;
+    const status = checkoutStatus(c, ctx.clock.now());
     if (status === 'completed') return sendMessage(res, 200, 'Already paid', 'This checkout has been paid.', { href: `/checkout/${c.id}/receipt`, label: 'See the receipt' });
     if (status === 'expired') return sendMessage(res, 410, 'Checkout expired', "This checkout has expired. Start again from the seller's page.");
     await renderCheckout(req, res, env, c, 200, initialForm(c));
@@ -256,7 +256,7 @@ export function checkoutPages(env: ServiceEnv, options: { bodyLimit: string; sub
     } catch (err) {
       if (!(err instanceof AppError) || err.kind === 'internal') throw err;
       const fresh = await findPayableCheckoutOrThrow(ctx, c.id);
-      if (checkoutStatus(fresh, env.clock.now()) === 'completed') return res.redirect(303, await successRedirectUrl(ctx, fresh));
+      if (checkoutStatus(fresh, ctx.clock.now()) === 'completed') return res.redirect(303, await successRedirectUrl(ctx, fresh));
       const issues = fieldMessages(err);
       return renderCheckout(req, res, env, fresh, httpStatusOf(err.kind), state, {
         error: issues.length ? 'Please check these fields:' : err.message,
@@ -269,7 +269,7 @@ export function checkoutPages(env: ServiceEnv, options: { bodyLimit: string; sub
     const ctx = await checkoutPageContext(env, req.params.id, traceIdOf(res));
     const c = ctx ? await findCheckout(ctx, { id: req.params.id }) : null;
     if (!c || c.status !== 'completed' || !c.order) return sendMessage(res, 404, 'Receipt not found', 'There is no paid order for this checkout.');
-    const now = env.clock.now();
+    const now = ctx!.clock.now();
     const o = c.order;
     const m = (v: bigint) => formatMoney(v, o.currency);
     sendPage(res, 200, 'receipt', 'Receipt', {

@@ -1,6 +1,7 @@
 import express, { type Router } from 'express';
 import { contextFor, type ServiceEnv } from '../context.js';
 import { storeOwning } from '../db/system.js';
+import { withStoreClock } from '../modules/test-clock/test-clock.service.js';
 import { serializeLicense } from '../modules/licenses/licenses.serializer.js';
 import { portalLinkValid, portalView } from '../modules/portal/portal.service.js';
 import { formatMoney } from './money.js';
@@ -18,7 +19,7 @@ export function portalPages(env: ServiceEnv): Router {
     if (!valid) return sendMessage(res, 403, 'Link expired', 'This billing link is invalid or has expired. Ask the seller for a new one.');
     // The signed link is the capability: it names the customer, whose store the page then reads as.
     const storeId = await storeOwning(env.data, 'Customer', customerId, env.mode);
-    const customer = storeId ? await portalView(contextFor(env, storeId, { traceId: res.locals.traceId as string, source: 'page' }), customerId) : null;
+    const customer = storeId ? await portalView(await withStoreClock(contextFor(env, storeId, { traceId: res.locals.traceId as string, source: 'page' })), customerId) : null;
     if (!customer) return sendMessage(res, 404, 'Not found', 'This customer does not exist.');
     sendPage(res, 200, 'portal', 'Billing', {
       testMode: env.mode === 'test',

@@ -4,6 +4,7 @@ import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../core/idempotency.js';
 import { AppError } from '../lib/errors.js';
 import { quotaHeaders, type RateLimits } from '../lib/rate-limit.js';
 import type { ApiKeyAuthenticator } from '../modules/stores/api-keys.js';
+import { withStoreClock } from '../modules/test-clock/test-clock.service.js';
 
 /** What a listener's transports share: the environment it serves, how it checks keys, the process's rate limits. */
 export interface ListenerEnv {
@@ -27,7 +28,7 @@ export async function authenticate(
   if (key !== undefined && (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH)) {
     throw new AppError('validation_failed', 'Validation failed', [{ path: ['Idempotency-Key'], message: `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters` }]);
   }
-  return contextFor(listener.env, caller.storeId, { traceId, source, apiKeyId: caller.apiKeyId, ...(key !== undefined ? { idempotencyKey: key } : {}) });
+  return withStoreClock(contextFor(listener.env, caller.storeId, { traceId, source, apiKeyId: caller.apiKeyId, ...(key !== undefined ? { idempotencyKey: key } : {}) }));
 }
 
 /** /v1 authentication and the key's request rate; `Idempotency-Key` counts on POST, as at Stripe. */

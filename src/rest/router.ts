@@ -9,6 +9,7 @@ import { discountRoutes } from '../modules/discounts/discounts.routes.js';
 import { checkoutRoutes } from '../modules/checkouts/checkouts.routes.js';
 import { portalRoutes } from '../modules/portal/portal.routes.js';
 import { webhookRoutes } from '../modules/webhooks/webhooks.routes.js';
+import { testClockRoutes } from '../modules/test-clock/test-clock.routes.js';
 import { AppError } from '../lib/errors.js';
 import { requireApiKey, type ListenerEnv } from './auth.js';
 
@@ -24,6 +25,7 @@ export const V1_ROUTES: ((router: Router) => void)[] = [
   transactionRoutes,
   webhookRoutes,
   customerRoutes,
+  testClockRoutes,
 ];
 
 /** /v1: every route authenticates with x-api-key; writes honour Idempotency-Key (in the core). */

@@ -69,6 +69,8 @@ const ROUTES: Record<string, ((f: Fixture) => Call) | null> = {
   'GET /customers/list': null,
   'GET /customers': (f) => ({ query: { customer_id: f.customer } }),
   'PATCH /customers': (f) => ({ body: { customer_id: f.customer, name: 'hijacked', metadata: { owned: true } } }),
+  'GET /test-clock': null,
+  'POST /test-clock/advance': null,
 };
 
 /** Every route of the /v1 router as "METHOD /path". */

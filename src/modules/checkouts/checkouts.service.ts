@@ -2,6 +2,7 @@ import type { Prisma as P } from '../../generated/prisma/client.js';
 import type { Mode } from '../../generated/prisma/enums.js';
 import { contextFor, type RequestContext, type ServiceEnv } from '../../context.js';
 import { storeOwning } from '../../db/system.js';
+import { withStoreClock } from '../test-clock/test-clock.service.js';
 import { db } from '../../db/tenant.js';
 import { AppError, IssueList, orNotFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -143,13 +144,13 @@ const CHECKOUT_ID = /^ch_[0-9A-Z]{26}$/;
 export async function checkoutPageContext(env: ServiceEnv, checkoutId: string, traceId: string): Promise<RequestContext | null> {
   if (!CHECKOUT_ID.test(checkoutId)) return null;
   const storeId = await storeOwning(env.data, 'Checkout', checkoutId, env.mode);
-  return storeId ? contextFor(env, storeId, { traceId, source: 'page' }) : null;
+  return storeId ? withStoreClock(contextFor(env, storeId, { traceId, source: 'page' })) : null;
 }
 
 /** `product_url`: every visit opens a fresh checkout for the product, in the listener's environment. */
 export async function openCheckoutForProduct(env: ServiceEnv, productId: string, traceId: string): Promise<CheckoutWithRelations | null> {
   const storeId = await storeOwning(env.data, 'Product', productId, env.mode);
   if (!storeId) return null;
-  const ctx = contextFor(env, storeId, { traceId, source: 'page' });
+  const ctx = await withStoreClock(contextFor(env, storeId, { traceId, source: 'page' }));
   return createCheckout(ctx, parseInput(createCheckoutSchema, { product_id: productId }));
 }

@@ -1,12 +1,11 @@
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 import type { Mode } from '../../generated/prisma/enums.js';
 import { dataScope, type Tenant } from '../../db/tenant.js';
-import type { Clock } from '../../lib/clock.js';
+import { offsetClock, type Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { Logger } from '../../logger.js';
 import { claimDue, nextAttemptAfter, type Claimed } from '../../jobs/claim.js';
-import type { JobKind } from '../../jobs/job-runner.js';
-import { offsetClock } from '../../jobs/scheduled-jobs.js';
+import type { BatchCounts, JobKind } from '../../jobs/job-runner.js';
 import { openSigningSecret } from './endpoint-secrets.js';
 import { postSigned, type PostOutcome } from './http-post.js';
 import { RETRY_DELAYS_MS } from './retry-schedule.js';
@@ -63,7 +62,7 @@ export function webhookDeliveries(opts: WebhookDeliveryOptions): JobKind {
   return {
     name: 'webhooks',
     batchSize,
-    async runBatch(db: PrismaClient, now: Date, only?: Tenant) {
+    async runBatch(db: PrismaClient, now: Date, only?: Tenant): Promise<BatchCounts> {
       // Attempts of one endpoint run one after another: a round may take a timeout per row of its busiest endpoint.
       const claimed = await claimDue(db, {
         table: 'WebhookDelivery',
@@ -74,7 +73,7 @@ export function webhookDeliveries(opts: WebhookDeliveryOptions): JobKind {
         where: Prisma.sql`ep."deliveryMode" = 'http' AND ep."enabled" AND ep."deletedAt" IS NULL`,
         only,
       });
-      if (!claimed.length) return 0;
+      if (!claimed.length) return { claimed: 0, byKind: {} };
       const deliveries = await load(db, claimed);
       // Per endpoint one after another, oldest first, so a receiver sees its events in order;
       // endpoints in parallel, so one slow receiver does not hold up the others.
@@ -92,7 +91,7 @@ export function webhookDeliveries(opts: WebhookDeliveryOptions): JobKind {
         }),
       );
       await record(db, outcomes);
-      return claimed.length;
+      return { claimed: claimed.length, byKind: { 'webhook.delivery': claimed.length } };
     },
   };
 

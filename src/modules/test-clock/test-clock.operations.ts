@@ -1,0 +1,27 @@
+import { defineOperation } from '../../core/operation.js';
+import { advanceTestClockSchema, getTestClockSchema } from './test-clock.schemas.js';
+import { advanceTestClock, getTestClock } from './test-clock.service.js';
+import { serializeTestClock } from './test-clock.serializer.js';
+
+export const getTestClockOp = defineOperation({
+  name: 'testClock.get',
+  input: getTestClockSchema,
+  write: false,
+  run: (ctx) => getTestClock(ctx),
+  render: (_ctx, clock) => serializeTestClock(clock),
+  idOf: () => null,
+});
+
+/**
+ * Not one transaction: the clock moves and commits first, then the due work runs in its own
+ * transactions (each renewal charges with no transaction open). An Idempotency-Key is not
+ * honoured; `to` makes a retry harmless.
+ */
+export const advanceTestClockOp = defineOperation({
+  name: 'testClock.advance',
+  input: advanceTestClockSchema,
+  write: false,
+  run: (ctx, input) => advanceTestClock(ctx, input),
+  render: (_ctx, clock) => serializeTestClock(clock),
+  idOf: () => null,
+});
