@@ -33,6 +33,17 @@ export interface Config {
   rateLimits: RateLimitConfig;
   /** GRAPHQL_MAX_COST, GRAPHQL_MAX_DEPTH, GRAPHQL_MAX_ALIASES, GRAPHQL_MAX_TOKENS. */
   graphqlLimits: GraphQLLimits;
+  /** DUNNING_RETRY_DAYS: days after a renewal's first failure at which it is tried again (then unpaid). */
+  dunningRetryDays: number[];
+}
+
+function daysFrom(name: string, value: string | undefined, fallback: number[]): number[] {
+  if (value === undefined || value.trim() === '') return fallback;
+  const days = value.split(',').map((d) => Number(d.trim()));
+  if (days.some((d) => !Number.isFinite(d) || d <= 0) || days.some((d, i) => i > 0 && d <= days[i - 1]!)) {
+    throw new Error(`${name} must be increasing positive numbers of days separated by commas (e.g. 1,3,5,7), got "${value}"`);
+  }
+  return days;
 }
 
 function positiveIntFrom(name: string, value: string | undefined, fallback: number): number {
@@ -74,6 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       checkoutSubmitsPerIp: positiveIntFrom('RATE_LIMIT_CHECKOUT_SUBMITS', env.RATE_LIMIT_CHECKOUT_SUBMITS, 30),
       redisUrl: env.REDIS_URL || undefined,
     },
+    dunningRetryDays: daysFrom('DUNNING_RETRY_DAYS', env.DUNNING_RETRY_DAYS, [1, 3, 5, 7]),
     graphqlLimits: {
       maxCost: positiveIntFrom('GRAPHQL_MAX_COST', env.GRAPHQL_MAX_COST, 5_000),
       maxDepth: positiveIntFrom('GRAPHQL_MAX_DEPTH', env.GRAPHQL_MAX_DEPTH, 10),

@@ -5,6 +5,7 @@ import type { PrismaClient } from '../generated/prisma/client.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../logger.js';
 import { reconcileCheckoutJob } from '../modules/checkouts/checkout-reconciliation.js';
+import { renewalJob } from '../modules/subscriptions/renewals.js';
 import { webhookDeliveries } from '../modules/webhooks/delivery-worker.js';
 import { JobRunner } from './job-runner.js';
 import { scheduledJobs } from './scheduled-jobs.js';
@@ -14,7 +15,7 @@ export function createJobRunner(options: {
   db: PrismaClient;
   clock: Clock;
   logger: Logger;
-  config: Pick<Config, 'allowPrivateWebhookUrls'>;
+  config: Pick<Config, 'allowPrivateWebhookUrls' | 'dunningRetryDays'>;
   envFor(mode: Mode): ServiceEnv;
 }): JobRunner {
   const logger = options.logger.child({ component: 'jobs' });
@@ -24,7 +25,7 @@ export function createJobRunner(options: {
     logger,
     kinds: [
       webhookDeliveries({ clock: options.clock, logger, allowPrivateUrls: options.config.allowPrivateWebhookUrls }),
-      scheduledJobs({ handlers: [reconcileCheckoutJob], envFor: options.envFor, logger }),
+      scheduledJobs({ handlers: [reconcileCheckoutJob, renewalJob(options.config.dunningRetryDays)], envFor: options.envFor, logger }),
     ],
   });
 }

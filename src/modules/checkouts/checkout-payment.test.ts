@@ -68,7 +68,7 @@ describe('payment recovery', () => {
   it('a payment cut off after the processor charged is completed by the next submit, with that charge, not a second one', async () => {
     const c = await newCheckout();
     await cutOffAfterStart(c.id, 1);
-    const first = await simulatedProcessor.charge({ idempotencyKey: `${c.id}:1`, amount: 1000n, currency: 'USD', card: { number: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '123' }, description: 'Tool' });
+    const first = await simulatedProcessor.charge({ idempotencyKey: `${c.id}:1`, amount: 1000n, currency: 'USD', source: { card: { number: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '123' } }, description: 'Tool' });
     ctx.clock.advance(3 * 60 * 1000);
     const outcome = await payCheckout(ctx, c.id, form({ card_number: '4000000000000002' }));
     expect(outcome.kind).toBe('completed');

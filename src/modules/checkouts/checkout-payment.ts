@@ -87,7 +87,11 @@ export async function payCheckout(ctx: RequestContext, checkoutId: string, input
               idempotencyKey: chargeKey(checkoutId, started.attempt),
               amount: started.quote.amount_due,
               currency: started.quote.currency,
-              card: { number: input.card_number, expMonth: input.card_expiry.month, expYear: input.card_expiry.year, cvc: input.card_cvc },
+              source: {
+                card: { number: input.card_number, expMonth: input.card_expiry.month, expYear: input.card_expiry.year, cvc: input.card_cvc },
+                // A subscription charges the same card at each renewal.
+                save: started.checkout.product.billingType === 'recurring',
+              },
               description: started.checkout.product.name,
             })
           : await processor.lookup(chargeKey(checkoutId, started.attempt));
@@ -183,7 +187,7 @@ async function finishPayment(ctx: RequestContext, started: Attempt, result: Char
   if (claimed.count === 0) return null; // someone else settled it; the caller reports what they decided
   if (!byJob) await cancelJob(ctx, RECONCILE_JOB, c.id);
   if (result?.status === 'succeeded') {
-    return { kind: 'completed', checkout: await completePurchase(ctx, c, quote, buyer, result.reference) };
+    return { kind: 'completed', checkout: await completePurchase(ctx, c, quote, buyer, result) };
   }
   if (result) {
     await db(ctx).transaction.create({

@@ -74,8 +74,24 @@ export function quoteCheckout(args: {
   else if (args.customPrice !== null) unitPrice = args.customPrice;
   else if (rule.open) unitPrice = maxOf(args.chosenPrice ?? rule.suggested, rule.minimum);
   else unitPrice = product.price;
+  return { ...priceLines({ product, unitPrice, units, discount: trialDays === 0 ? args.discount : null, country: args.country, taxId: args.taxId }), trial_days: trialDays };
+}
+
+/**
+ * Any invoice's lines, checkout or renewal alike: price × units, minus the discount, then tax
+ * on what is left (a discount lowers the taxable amount, as VAT law wants).
+ */
+export function priceLines(args: {
+  product: Pick<ProductWithRelations, 'currency' | 'taxMode' | 'taxCategory' | 'businessNetPricing'>;
+  unitPrice: bigint;
+  units: number;
+  discount: Discount | null;
+  country: string | null;
+  taxId: string | null;
+}): Omit<Quote, 'trial_days'> {
+  const { product, unitPrice, units } = args;
   const subTotal = unitPrice * BigInt(units);
-  const discountAmount = args.discount && trialDays === 0 ? discountAmountFor(args.discount, subTotal) : 0n;
+  const discountAmount = args.discount ? discountAmountFor(args.discount, subTotal) : 0n;
   const tax = computeTax({
     amount: subTotal - discountAmount,
     taxMode: product.taxMode,
@@ -96,6 +112,5 @@ export function quoteCheckout(args: {
     tax_mode: product.taxMode,
     reverse_charge: tax.reverseCharge,
     amount_due: tax.total,
-    trial_days: trialDays,
   };
 }

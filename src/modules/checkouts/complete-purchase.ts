@@ -7,6 +7,10 @@ import { recordEvent } from '../events/events.service.js';
 import { issueLicense } from '../licenses/licenses.service.js';
 import { serializeSubscription } from '../subscriptions/subscriptions.serializer.js';
 import { SUBSCRIPTION_INCLUDE } from '../subscriptions/subscriptions.service.js';
+import type { ChargeResult } from '../payments/processor.js';
+import { normalizeTaxId } from '../tax/tax.js';
+import { RENEW_JOB } from '../subscriptions/renewals.js';
+import { scheduleJob } from '../../jobs/scheduled-jobs.js';
 import type { Quote } from './checkout-quote.js';
 import type { Buyer } from './checkout-payment.js';
 import { CHECKOUT_INCLUDE, type CheckoutWithRelations, type PayableCheckout } from './checkouts.service.js';
@@ -37,8 +41,9 @@ export async function completePurchase(
   c: PayableCheckout,
   quote: Quote,
   buyer: Buyer,
-  processorReference: string,
+  charge: Extract<ChargeResult, { status: 'succeeded' }>,
 ): Promise<CheckoutWithRelations> {
+  const processorReference = charge.reference;
   const now = ctx.clock.now();
   const { product } = c;
   const tx = db(ctx);
@@ -91,11 +96,22 @@ export async function completePurchase(
         currentPeriodStartDate: periodStart,
         currentPeriodEndDate: periodEnd,
         trialEndDate: trialing ? periodEnd : null,
+        // Periods count from the first paid one: now, or the end of the trial.
+        billingAnchor: trialing ? periodEnd : now,
+        billingPeriods: trialing ? 0 : 1,
+        paymentMethodToken: charge.savedPaymentMethod?.token ?? null,
+        paymentMethodBrand: charge.savedPaymentMethod?.brand ?? null,
+        paymentMethodLast4: charge.savedPaymentMethod?.last4 ?? null,
+        taxCountry: buyer.country,
+        taxId: normalizeTaxId(buyer.tax_id ?? ''),
         metadata: c.metadata ?? {},
         createdAt: now,
-        items: { create: [{ id: newId('subscriptionItem'), productId: product.id, priceId: product.id, units: c.units }] },
+        items: {
+          create: [{ id: newId('subscriptionItem'), productId: product.id, priceId: product.id, units: c.units, unitPrice: trialing ? c.customPrice : quote.unit_price }],
+        },
       },
     });
+    await scheduleJob(ctx, RENEW_JOB, subscriptionId, periodEnd);
   }
 
   await tx.transaction.create({

@@ -8,20 +8,38 @@ export interface CardDetails {
   cvc: string;
 }
 
+/** A card the processor keeps for later charges; the service stores only this. */
+export interface SavedPaymentMethod {
+  token: string;
+  brand: string;
+  last4: string;
+}
+
 export interface ChargeRequest {
   /** The same key always means the same charge: a retried request must never charge twice. */
   idempotencyKey: string;
   /** Minor units of `currency`. */
   amount: bigint;
   currency: string;
-  card: CardDetails;
+  /** A card the buyer entered, or the token of one saved earlier (renewals). */
+  source: { card: CardDetails; save?: boolean } | { paymentMethod: string };
   description: string;
 }
 
 export type DeclineCode = 'card_declined' | 'insufficient_funds' | 'incorrect_cvc' | 'expired_card';
 
 export type ChargeResult =
-  | { status: 'succeeded'; reference: string }
+  | {
+      status: 'succeeded';
+      reference: string;
+      /** The card, saved for later charges, when the request asked for it. */
+      savedPaymentMethod?: SavedPaymentMethod;
+      /**
+       * The simulated processor's stand-in for a dispute a real processor reports later by its
+       * own webhook: the buyer disputes this charge this long after it (test card 0259).
+       */
+      disputeAfterMs?: number;
+    }
   | { status: 'declined'; code: DeclineCode; message: string };
 
 /**

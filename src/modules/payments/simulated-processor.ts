@@ -8,6 +8,21 @@ const TEST_CARD_OUTCOMES: Record<string, { code: DeclineCode; message: string }>
   '4000000000000127': { code: 'incorrect_cvc', message: "Your card's security code is incorrect." },
 };
 
+/** Succeeds when entered; every later charge of the saved card is declined (dunning). */
+export const DECLINES_LATER_CARD = '4000000000000341';
+/** Succeeds; the buyer disputes the charge an hour later. */
+export const DISPUTED_CARD = '4000000000000259';
+const DISPUTE_AFTER_MS = 60 * 60 * 1000;
+
+/**
+ * Saved cards are tokens that carry how the test card behaves later, so a token still works
+ * after a restart (this processor keeps no state worth the name): pm_sim_<behaviour>_<random>.
+ */
+type Later = 'ok' | 'declines' | 'disputed';
+const tokenFor = (later: Later) => `pm_sim_${later}_${randomBase62(16)}`;
+const laterOf = (token: string): Later | null => (/^pm_sim_(ok|declines|disputed)_[0-9A-Za-z]{16}$/.exec(token)?.[1] as Later | undefined) ?? null;
+const DECLINED = { code: 'card_declined' as const, message: 'Your card was declined.' };
+
 /**
  * The test environment's processor: no money moves. Outcomes are decided by the card number
  * alone (any future expiry, any CVC), like the sandbox cards of real processors. Results are
@@ -32,10 +47,23 @@ class SimulatedProcessor implements PaymentProcessor {
     return this.results.get(idempotencyKey) ?? null;
   }
 
-  private decide({ card }: ChargeRequest): ChargeResult {
+  private decide({ source }: ChargeRequest): ChargeResult {
+    const reference = `sim_${randomBase62(24)}`;
+    if ('paymentMethod' in source) {
+      const later = laterOf(source.paymentMethod);
+      if (later === null || later === 'declines') return { status: 'declined', ...DECLINED };
+      return { status: 'succeeded', reference, ...(later === 'disputed' ? { disputeAfterMs: DISPUTE_AFTER_MS } : {}) };
+    }
+    const { card } = source;
     const outcome = TEST_CARD_OUTCOMES[card.number];
     if (outcome) return { status: 'declined', ...outcome };
-    return { status: 'succeeded', reference: `sim_${randomBase62(24)}` };
+    const later: Later = card.number === DECLINES_LATER_CARD ? 'declines' : card.number === DISPUTED_CARD ? 'disputed' : 'ok';
+    return {
+      status: 'succeeded',
+      reference,
+      ...(source.save ? { savedPaymentMethod: { token: tokenFor(later), brand: 'visa', last4: card.number.slice(-4) } } : {}),
+      ...(later === 'disputed' ? { disputeAfterMs: DISPUTE_AFTER_MS } : {}),
+    };
   }
 }
 
