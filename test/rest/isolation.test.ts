@@ -69,6 +69,9 @@ const ROUTES: Record<string, ((f: Fixture) => Call) | null> = {
   'GET /customers/list': null,
   'GET /customers': (f) => ({ query: { customer_id: f.customer } }),
   'PATCH /customers': (f) => ({ body: { customer_id: f.customer, name: 'hijacked', metadata: { owned: true } } }),
+  'POST /subscriptions/:id/cancel': (f) => ({ params: { id: f.subscription }, body: { mode: 'immediate' } }),
+  'POST /subscriptions/:id/pause': (f) => ({ params: { id: f.subscription } }),
+  'POST /subscriptions/:id/resume': (f) => ({ params: { id: f.subscription } }),
   'GET /test-clock': null,
   'POST /test-clock/advance': null,
 };

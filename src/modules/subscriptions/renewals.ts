@@ -5,10 +5,8 @@ import { scheduleJob, type JobHandler } from '../../jobs/scheduled-jobs.js';
 import { newId } from '../../lib/ids.js';
 import { addInterval, type Interval } from '../../lib/periods.js';
 import { priceLines } from '../checkouts/checkout-quote.js';
-import { recordEvent, type EventType } from '../events/events.service.js';
 import { paymentProcessorFor, type ChargeResult } from '../payments/processor.js';
-import { serializeSubscription } from './subscriptions.serializer.js';
-import { SUBSCRIPTION_INCLUDE } from './subscriptions.service.js';
+import { announceSubscription } from './subscriptions.service.js';
 
 /**
  * Renewals and dunning: one job per subscription (`subscription.renew`), due at the end of its
@@ -70,6 +68,11 @@ async function startTry(ctx: RequestContext, subscriptionId: string, retryDays: 
   if (!(await lockRow(ctx, 'Subscription', subscriptionId))) return null;
   const s = await db(ctx).subscription.findUniqueOrThrow({ where: { id: subscriptionId }, include: { product: true, discount: true, items: true } });
   const now = ctx.clock.now();
+  if (s.status === 'scheduled_cancel' && s.currentPeriodEndDate) {
+    if (s.currentPeriodEndDate > now) await scheduleJob(ctx, RENEW_JOB, subscriptionId, s.currentPeriodEndDate);
+    else await executeScheduled(ctx, s);
+    return null;
+  }
   if (!COLLECTING.has(s.status) || !s.currentPeriodEndDate) return null;
   const { start, end } = nextPeriod(s);
   const tries = await db(ctx).transaction.findMany({ where: { subscriptionId, periodStart: start, attempt: { not: null } }, orderBy: { attempt: 'desc' } });
@@ -114,10 +117,17 @@ function retryAt(last: Pick<Transaction, 'attempt'>, tries: Transaction[], retry
   return delay === undefined ? null : new Date(first.createdAt.getTime() + delay * DAY_MS);
 }
 
-async function announce(ctx: RequestContext, subscriptionId: string, types: EventType[]) {
-  const s = await db(ctx).subscription.findUniqueOrThrow({ where: { id: subscriptionId }, include: SUBSCRIPTION_INCLUDE });
-  const payload = serializeSubscription(s, ctx.baseUrl) as unknown as P.InputJsonObject;
-  for (const type of types) await recordEvent(ctx, type, payload);
+const announce = announceSubscription;
+
+/** At the end of its period a `scheduled_cancel` subscription does what was scheduled: cancel or pause. */
+async function executeScheduled(ctx: RequestContext, s: Sub): Promise<void> {
+  if (s.scheduledAction === 'pause') {
+    await db(ctx).subscription.update({ where: { id: s.id }, data: { status: 'paused', scheduledAction: null, nextTransactionDate: null } });
+    await announce(ctx, s.id, ['subscription.paused']);
+    return;
+  }
+  await db(ctx).subscription.update({ where: { id: s.id }, data: { status: 'canceled', scheduledAction: null, canceledAt: s.currentPeriodEndDate, nextTransactionDate: null } });
+  await announce(ctx, s.id, ['subscription.canceled']);
 }
 
 /**

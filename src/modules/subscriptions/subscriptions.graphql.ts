@@ -1,12 +1,14 @@
 import { apiEnum, builder, ModeEnum } from '../../graphql/builder.js';
 import { listQuery, lookupQuery } from '../../graphql/connection.js';
 import { toApiInput } from '../../graphql/input.js';
+import { operationMutation, payloadType } from '../../graphql/mutation.js';
 import { parseInput } from '../../lib/validation.js';
 // The purchase types reference each other; the schema imports this file for all three.
 import '../orders/orders.graphql.js';
 import { TransactionNode } from '../transactions/transactions.graphql.js';
 import { findTransactionsByIds } from '../transactions/transactions.service.js';
-import { SUBSCRIPTION_STATUSES, subscriptionFilterSchema } from './subscriptions.schemas.js';
+import { CANCEL_MODES, SCHEDULED_ACTIONS, SUBSCRIPTION_STATUSES, subscriptionFilterSchema } from './subscriptions.schemas.js';
+import { cancelSubscriptionOp, pauseSubscriptionOp, resumeSubscriptionOp } from './subscriptions.operations.js';
 import { findSubscription, subscriptionListing } from './subscriptions.service.js';
 
 const SubscriptionStatusEnum = apiEnum('SubscriptionStatus', SUBSCRIPTION_STATUSES);
@@ -79,3 +81,37 @@ builder.prismaObjectFields('Customer', (t) => ({
     query: { orderBy: { id: 'desc' } },
   }),
 }));
+
+const CancelModeEnum = apiEnum('SubscriptionCancelMode', CANCEL_MODES, 'immediate: canceled now; scheduled: at the end of the current period');
+const ScheduledActionEnum = apiEnum('SubscriptionScheduledAction', SCHEDULED_ACTIONS, 'What a scheduled cancellation does at the period end');
+
+const SubscriptionIdInput = (name: string) => builder.inputType(name, { fields: (t) => ({ id: t.id({ required: true, description: 'sub_…' }) }) });
+
+operationMutation('cancelSubscription', {
+  op: cancelSubscriptionOp,
+  input: builder.inputType('CancelSubscriptionInput', {
+    fields: (t) => ({
+      id: t.id({ required: true }),
+      mode: t.field({ type: CancelModeEnum, required: false, description: 'Default immediate' }),
+      onExecute: t.field({ type: ScheduledActionEnum, required: false, description: 'For a scheduled cancellation; default cancel' }),
+    }),
+  }),
+  // The /v1 body names this field `onExecute`, as the official client sends it.
+  toInput: (i) => ({ id: i.id, ...(i.mode ? { mode: i.mode } : {}), ...(i.onExecute ? { onExecute: i.onExecute } : {}) }),
+  payload: payloadType('CancelSubscriptionPayload', 'subscription', 'Subscription', 'The subscription, canceled or scheduled to end'),
+  description: 'Cancels a subscription now, or at the end of its period (then cancels or pauses it)',
+});
+
+operationMutation('pauseSubscription', {
+  op: pauseSubscriptionOp,
+  input: SubscriptionIdInput('PauseSubscriptionInput'),
+  payload: payloadType('PauseSubscriptionPayload', 'subscription', 'Subscription', 'The paused subscription'),
+  description: 'Stops charging a subscription until it is resumed',
+});
+
+operationMutation('resumeSubscription', {
+  op: resumeSubscriptionOp,
+  input: SubscriptionIdInput('ResumeSubscriptionInput'),
+  payload: payloadType('ResumeSubscriptionPayload', 'subscription', 'Subscription', 'The resumed subscription'),
+  description: 'Resumes a paused subscription (a new period, charged now) or withdraws a scheduled cancellation',
+});

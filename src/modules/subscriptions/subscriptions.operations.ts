@@ -1,7 +1,8 @@
 import { defineOperation } from '../../core/operation.js';
 import { mapPage } from '../../lib/pagination.js';
 import { serializeSubscription } from './subscriptions.serializer.js';
-import { listCustomerSubscriptionsSchema, searchSubscriptionsSchema, subscriptionIdSchema } from './subscriptions.schemas.js';
+import { cancelSubscriptionSchema, listCustomerSubscriptionsSchema, searchSubscriptionsSchema, subscriptionIdSchema, subscriptionPathSchema } from './subscriptions.schemas.js';
+import { cancelSubscription, pauseSubscription, resumeSubscription } from './subscription-lifecycle.js';
 import { findSubscriptionOrThrow, listCustomerSubscriptions, searchSubscriptions, type SubscriptionWithRelations } from './subscriptions.service.js';
 
 /** The subscription operations, as REST (subscriptions.routes.ts) runs them; GraphQL reads through the same service. */
@@ -29,4 +30,28 @@ export const listCustomerSubscriptionsOp = defineOperation({
   write: false,
   run: listCustomerSubscriptions,
   render: (ctx, page) => mapPage(page, (s) => render(ctx, s)),
+});
+
+export const cancelSubscriptionOp = defineOperation({
+  name: 'subscriptions.cancel',
+  input: cancelSubscriptionSchema,
+  write: true,
+  run: cancelSubscription,
+  render,
+});
+
+export const pauseSubscriptionOp = defineOperation({
+  name: 'subscriptions.pause',
+  input: subscriptionPathSchema,
+  write: true,
+  run: pauseSubscription,
+  render,
+});
+
+export const resumeSubscriptionOp = defineOperation({
+  name: 'subscriptions.resume',
+  input: subscriptionPathSchema,
+  write: true,
+  run: resumeSubscription,
+  render,
 });

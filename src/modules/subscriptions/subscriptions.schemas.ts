@@ -33,3 +33,21 @@ export type SearchSubscriptionsInput = z.infer<typeof searchSubscriptionsSchema>
 /** GET /v1/customers/{id}/subscriptions: the customer (path) and paging. */
 export const listCustomerSubscriptionsSchema = pageQuery(50).extend({ id: resourceId });
 export type ListCustomerSubscriptionsInput = z.infer<typeof listCustomerSubscriptionsSchema>;
+
+export const CANCEL_MODES = ['immediate', 'scheduled'] as const;
+export const SCHEDULED_ACTIONS = ['cancel', 'pause'] as const;
+
+/**
+ * POST /v1/subscriptions/{id}/cancel. The client's fields: `mode` (default immediate) and, for a
+ * scheduled one, `onExecute` (camelCase on the wire; default cancel).
+ */
+export const cancelSubscriptionSchema = z.object({
+  id: resourceId,
+  mode: z.enum(CANCEL_MODES).default('immediate'),
+  onExecute: z.enum(SCHEDULED_ACTIONS).default('cancel'),
+});
+export type CancelSubscriptionInput = z.output<typeof cancelSubscriptionSchema>;
+
+/** POST /v1/subscriptions/{id}/pause and /resume: the id (path); the client sends no body. */
+export const subscriptionPathSchema = z.object({ id: resourceId });
+export type SubscriptionPathInput = z.output<typeof subscriptionPathSchema>;

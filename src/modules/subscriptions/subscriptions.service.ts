@@ -5,7 +5,9 @@ import { db } from '../../db/tenant.js';
 import { orNotFound } from '../../lib/errors.js';
 import { listing } from '../../db/listing.js';
 import { assertCustomerExists } from '../customers/customers.service.js';
+import { recordEvent, type EventType } from '../events/events.service.js';
 import { PRODUCT_INCLUDE } from '../products/products.service.js';
+import { serializeSubscription } from './subscriptions.serializer.js';
 import type { ListCustomerSubscriptionsInput, SearchSubscriptionsInput, SubscriptionFilter } from './subscriptions.schemas.js';
 
 /**
@@ -62,4 +64,12 @@ export function searchSubscriptions(ctx: RequestContext, input: SearchSubscripti
 export async function listCustomerSubscriptions(ctx: RequestContext, input: ListCustomerSubscriptionsInput) {
   await assertCustomerExists(ctx, input.id);
   return subscriptionListing(ctx, { customer_id: input.id }).page(input, { include: SUBSCRIPTION_INCLUDE });
+}
+
+/** Records `types` for the subscription as it is now (the REST rendering), in the caller's transaction. */
+export async function announceSubscription(ctx: RequestContext, subscriptionId: string, types: EventType[]): Promise<SubscriptionWithRelations> {
+  const s = await db(ctx).subscription.findUniqueOrThrow({ where: { id: subscriptionId }, include: SUBSCRIPTION_INCLUDE });
+  const payload = serializeSubscription(s, ctx.baseUrl) as unknown as P.InputJsonObject;
+  for (const type of types) await recordEvent(ctx, type, payload);
+  return s;
 }
