@@ -9,5 +9,6 @@ import '../modules/checkouts/checkouts.graphql.js';
 import '../modules/portal/portal.graphql.js';
 import '../modules/webhooks/webhooks.graphql.js';
 import '../modules/test-clock/test-clock.graphql.js';
+import '../modules/refunds/refunds.graphql.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

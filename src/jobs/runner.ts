@@ -5,6 +5,8 @@ import type { PrismaClient } from '../generated/prisma/client.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../logger.js';
 import { reconcileCheckoutJob } from '../modules/checkouts/checkout-reconciliation.js';
+import { disputeJob } from '../modules/disputes/disputes.service.js';
+import { settleRefundJob } from '../modules/refunds/refunds.service.js';
 import { renewalJob } from '../modules/subscriptions/renewals.js';
 import { webhookDeliveries } from '../modules/webhooks/delivery-worker.js';
 import { JobRunner } from './job-runner.js';
@@ -25,7 +27,7 @@ export function createJobRunner(options: {
     logger,
     kinds: [
       webhookDeliveries({ clock: options.clock, logger, allowPrivateUrls: options.config.allowPrivateWebhookUrls }),
-      scheduledJobs({ handlers: [reconcileCheckoutJob, renewalJob(options.config.dunningRetryDays)], envFor: options.envFor, logger }),
+      scheduledJobs({ handlers: [reconcileCheckoutJob, renewalJob(options.config.dunningRetryDays), settleRefundJob, disputeJob], envFor: options.envFor, logger }),
     ],
   });
 }

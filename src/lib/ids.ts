@@ -31,6 +31,8 @@ export const ID_PREFIX = {
   job: 'job',
   delivery: 'dlv',
   attempt: 'att',
+  refund: 'ref',
+  dispute: 'dsp',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

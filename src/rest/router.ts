@@ -10,6 +10,7 @@ import { checkoutRoutes } from '../modules/checkouts/checkouts.routes.js';
 import { portalRoutes } from '../modules/portal/portal.routes.js';
 import { webhookRoutes } from '../modules/webhooks/webhooks.routes.js';
 import { testClockRoutes } from '../modules/test-clock/test-clock.routes.js';
+import { refundRoutes } from '../modules/refunds/refunds.routes.js';
 import { AppError } from '../lib/errors.js';
 import { requireApiKey, type ListenerEnv } from './auth.js';
 
@@ -25,6 +26,7 @@ export const V1_ROUTES: ((router: Router) => void)[] = [
   transactionRoutes,
   webhookRoutes,
   customerRoutes,
+  refundRoutes,
   testClockRoutes,
 ];
 

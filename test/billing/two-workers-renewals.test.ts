@@ -36,6 +36,8 @@ class RecordingProcessor implements PaymentProcessor {
   async lookup(key: string) {
     return this.outcomes.get(key) ?? null;
   }
+  refund = simulatedProcessor.refund.bind(simulatedProcessor);
+  lookupRefund = simulatedProcessor.lookupRefund.bind(simulatedProcessor);
 }
 
 /** `n` monthly subscriptions of one store whose period ended a minute ago, each with its renewal job due. */

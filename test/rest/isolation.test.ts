@@ -72,6 +72,7 @@ const ROUTES: Record<string, ((f: Fixture) => Call) | null> = {
   'POST /subscriptions/:id/cancel': (f) => ({ params: { id: f.subscription }, body: { mode: 'immediate' } }),
   'POST /subscriptions/:id/pause': (f) => ({ params: { id: f.subscription } }),
   'POST /subscriptions/:id/resume': (f) => ({ params: { id: f.subscription } }),
+  'POST /refunds': (f) => ({ body: { transaction_id: f.transaction } }),
   'GET /test-clock': null,
   'POST /test-clock/advance': null,
 };

@@ -19,6 +19,9 @@ import { createCheckoutOp } from './checkouts.operations.js';
 import { payCheckoutSchema } from './checkouts.schemas.js';
 import { findPayableCheckoutOrThrow } from './checkouts.service.js';
 
+/** A processor's refund side, for test processors that only change how charges behave. */
+const refundsOf = (p: PaymentProcessor) => ({ refund: p.refund.bind(p), lookupRefund: p.lookupRefund.bind(p) });
+
 let db: TestDatabase;
 let ctx: TestContext;
 
@@ -91,6 +94,7 @@ describe('payment recovery', () => {
   it('when the processor cannot be reached the checkout stays processing and nothing is recorded as paid', async () => {
     const c = await newCheckout();
     const unreachable: PaymentProcessor = {
+      ...refundsOf(simulatedProcessor),
       name: 'down',
       charge: async () => {
         throw new Error('ECONNRESET');
@@ -167,6 +171,7 @@ describe('reconciliation job', () => {
     let charged: ChargeResult | undefined;
     // Charges, then loses the answer: the process "dies" between the processor and recording it.
     await payCutOff(c.id, {
+      ...refundsOf(simulatedProcessor),
       name: 'cut-off',
       charge: async (request) => {
         charged = await simulatedProcessor.charge(request);
@@ -204,6 +209,7 @@ describe('reconciliation job', () => {
     const c = await newCheckout(rctx, { discount_code: 'RECON10' });
     const redeemed = async () => (await perform(rctx, retrieveDiscountOp, { discount_id: discount.id })).timesRedeemed;
     const neverReached: PaymentProcessor = {
+      ...refundsOf(simulatedProcessor),
       name: 'never-reached',
       charge: async () => {
         throw new Error('ECONNREFUSED');

@@ -11,6 +11,7 @@ import type { ChargeResult } from '../payments/processor.js';
 import { normalizeTaxId } from '../tax/tax.js';
 import { RENEW_JOB } from '../subscriptions/renewals.js';
 import { scheduleJob } from '../../jobs/scheduled-jobs.js';
+import { expectDispute } from '../disputes/disputes.service.js';
 import type { Quote } from './checkout-quote.js';
 import type { Buyer } from './checkout-payment.js';
 import { CHECKOUT_INCLUDE, type CheckoutWithRelations, type PayableCheckout } from './checkouts.service.js';
@@ -136,6 +137,7 @@ export async function completePurchase(
       createdAt: now,
     },
   });
+  await expectDispute(ctx, transactionId, charge);
   await tx.order.create({
     data: {
       id: orderId,

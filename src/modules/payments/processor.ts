@@ -42,6 +42,17 @@ export type ChargeResult =
     }
   | { status: 'declined'; code: DeclineCode; message: string };
 
+export interface RefundRequest {
+  /** The same key always means the same refund. */
+  idempotencyKey: string;
+  /** The processor's reference of the charge given back. */
+  chargeReference: string;
+  amount: bigint;
+  currency: string;
+}
+
+export type RefundResult = { status: 'succeeded'; reference: string } | { status: 'failed'; message: string };
+
 /**
  * What the checkout needs from a payment processor. A real integration (a card acquirer's
  * API) implements this; the service itself ships only the test environment's simulation.
@@ -52,6 +63,10 @@ export interface PaymentProcessor {
   charge(request: ChargeRequest): Promise<ChargeResult>;
   /** The outcome of an earlier charge by its idempotency key, or null if it never reached the processor. */
   lookup(idempotencyKey: string): Promise<ChargeResult | null>;
+  /** Gives back (part of) a charge. Must be idempotent on `idempotencyKey`. */
+  refund(request: RefundRequest): Promise<RefundResult>;
+  /** The outcome of an earlier refund by its key, or null if it never reached the processor. */
+  lookupRefund(idempotencyKey: string): Promise<RefundResult | null>;
 }
 
 const processors = new Map<Mode, PaymentProcessor>([['test', simulatedProcessor]]);

@@ -1,5 +1,5 @@
 import { randomBase62 } from '../../lib/secrets.js';
-import type { ChargeRequest, ChargeResult, DeclineCode, PaymentProcessor } from './processor.js';
+import type { ChargeRequest, ChargeResult, DeclineCode, PaymentProcessor, RefundRequest, RefundResult } from './processor.js';
 
 /** The test cards of docs/interface.md; any other valid card number succeeds. */
 const TEST_CARD_OUTCOMES: Record<string, { code: DeclineCode; message: string }> = {
@@ -45,6 +45,20 @@ class SimulatedProcessor implements PaymentProcessor {
 
   async lookup(idempotencyKey: string): Promise<ChargeResult | null> {
     return this.results.get(idempotencyKey) ?? null;
+  }
+
+  private readonly refunds = new Map<string, RefundResult>();
+
+  async refund(request: RefundRequest): Promise<RefundResult> {
+    const known = this.refunds.get(request.idempotencyKey);
+    if (known) return known;
+    const result: RefundResult = { status: 'succeeded', reference: `simref_${randomBase62(24)}` };
+    this.refunds.set(request.idempotencyKey, result);
+    return result;
+  }
+
+  async lookupRefund(idempotencyKey: string): Promise<RefundResult | null> {
+    return this.refunds.get(idempotencyKey) ?? null;
   }
 
   private decide({ source }: ChargeRequest): ChargeResult {

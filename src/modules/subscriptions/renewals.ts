@@ -5,6 +5,7 @@ import { scheduleJob, type JobHandler } from '../../jobs/scheduled-jobs.js';
 import { newId } from '../../lib/ids.js';
 import { addInterval, type Interval } from '../../lib/periods.js';
 import { priceLines } from '../checkouts/checkout-quote.js';
+import { expectDispute } from '../disputes/disputes.service.js';
 import { paymentProcessorFor, type ChargeResult } from '../payments/processor.js';
 import { announceSubscription } from './subscriptions.service.js';
 
@@ -164,6 +165,7 @@ async function finishTry(ctx: RequestContext, t: Try, result: ChargeResult, retr
       },
     });
     await scheduleJob(ctx, RENEW_JOB, s.id, periodEnd);
+    await expectDispute(ctx, t.transaction.id, result);
     // From a trial or from past due, the subscription is active again: say so before it is paid.
     await announce(ctx, s.id, wasActive ? ['subscription.paid'] : ['subscription.active', 'subscription.paid']);
     return;
