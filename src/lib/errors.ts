@@ -9,6 +9,7 @@ export type ErrorKind =
   | 'invalid_request'
   | 'unauthenticated'
   | 'forbidden'
+  | 'payment_required'
   | 'not_found'
   | 'conflict'
   | 'payload_too_large'
@@ -38,7 +39,9 @@ const CODES = {
   instance_already_deactivated: 'invalid_request',
   unauthenticated: 'unauthenticated',
   forbidden: 'forbidden',
+  card_declined: 'payment_required',
   not_found: 'not_found',
+  change_in_progress: 'conflict',
   idempotency_key_in_use: 'conflict',
   checkout_in_progress: 'conflict',
   payload_too_large: 'payload_too_large',
@@ -134,6 +137,8 @@ export function httpStatusOf(kind: ErrorKind): number {
       return 401;
     case 'forbidden':
       return 403;
+    case 'payment_required':
+      return 402;
     case 'not_found':
       return 404;
     case 'conflict':

@@ -46,11 +46,15 @@ export function nextPeriod(s: Pick<Sub, 'billingAnchor' | 'billingPeriods' | 'cu
 
 export const chargeKeyOf = (subscriptionId: string, periodStart: Date, attempt: number) => `${subscriptionId}:${periodStart.toISOString()}:${attempt}`;
 
-/** What the next period costs: price × units, the discount while it lasts, tax as at checkout. */
-function invoiceFor(s: Sub) {
+/**
+ * What the next period costs: price × units, the discount while it lasts, tax as at checkout,
+ * plus what mid-period changes left for this invoice (a credit lowers it, never below zero; the
+ * rest of a credit waits for the invoice after).
+ */
+export function invoiceFor(s: Sub) {
   const item = s.items[0];
   const discounted = s.discount !== null && (s.discountPeriodsLeft === null || s.discountPeriodsLeft > 0);
-  return priceLines({
+  const regular = priceLines({
     product: s.product,
     unitPrice: item?.unitPrice ?? s.product.price,
     units: item?.units ?? 1,
@@ -58,6 +62,11 @@ function invoiceFor(s: Sub) {
     country: s.taxCountry,
     taxId: s.taxId,
   });
+  const amount = regular.amount_due + s.pendingProrationAmount;
+  const tax = regular.tax_amount + s.pendingProrationTax;
+  const discount = regular.discount_amount + s.pendingProrationDiscount;
+  if (amount >= 0n) return { ...regular, amount_due: amount, tax_amount: tax, discount_amount: discount, carried: { amount: 0n, tax: 0n, discount: 0n } };
+  return { ...regular, amount_due: 0n, tax_amount: 0n, discount_amount: 0n, carried: { amount, tax, discount } };
 }
 
 /**
@@ -87,18 +96,26 @@ async function startTry(ctx: RequestContext, subscriptionId: string, retryDays: 
     await scheduleJob(ctx, RENEW_JOB, subscriptionId, dueAt);
     return null;
   }
-  const lines = invoiceFor(s);
+  // A period's invoice is fixed when first issued: retries ask for the same amount. Issuing it
+  // takes in the prorations waiting for it (a credit larger than it waits for the next one).
+  let amounts: { amount: bigint; discountAmount: bigint; taxAmount: bigint; taxCountry: string | null; currency: string };
+  if (last) {
+    amounts = { amount: last.amount, discountAmount: last.discountAmount, taxAmount: last.taxAmount, taxCountry: last.taxCountry, currency: last.currency };
+  } else {
+    const lines = invoiceFor(s);
+    amounts = { amount: lines.amount_due, discountAmount: lines.discount_amount, taxAmount: lines.tax_amount, taxCountry: lines.tax_country, currency: lines.currency };
+    await db(ctx).subscription.update({
+      where: { id: subscriptionId },
+      data: { pendingProrationAmount: lines.carried.amount, pendingProrationTax: lines.carried.tax, pendingProrationDiscount: lines.carried.discount },
+    });
+  }
   const attempt = (last?.attempt ?? 0) + 1;
   const transaction = await db(ctx).transaction.create({
     data: {
       id: newId('transaction'),
       customerId: s.customerId,
       subscriptionId,
-      amount: lines.amount_due,
-      discountAmount: lines.discount_amount,
-      taxAmount: lines.tax_amount,
-      taxCountry: lines.tax_country,
-      currency: lines.currency,
+      ...amounts,
       type: 'invoice',
       status: 'pending',
       description: `Subscription to ${s.product.name}`,

@@ -1,4 +1,5 @@
-import { apiEnum, builder, ModeEnum } from '../../graphql/builder.js';
+import { apiEnum, builder, ModeEnum, MoneyRef } from '../../graphql/builder.js';
+import { execute } from '../../core/operation.js';
 import { listQuery, lookupQuery } from '../../graphql/connection.js';
 import { toApiInput } from '../../graphql/input.js';
 import { operationMutation, payloadType } from '../../graphql/mutation.js';
@@ -7,8 +8,9 @@ import { parseInput } from '../../lib/validation.js';
 import '../orders/orders.graphql.js';
 import { TransactionNode } from '../transactions/transactions.graphql.js';
 import { findTransactionsByIds } from '../transactions/transactions.service.js';
-import { CANCEL_MODES, SCHEDULED_ACTIONS, SUBSCRIPTION_STATUSES, subscriptionFilterSchema } from './subscriptions.schemas.js';
-import { cancelSubscriptionOp, pauseSubscriptionOp, resumeSubscriptionOp } from './subscriptions.operations.js';
+import { CANCEL_MODES, SCHEDULED_ACTIONS, SUBSCRIPTION_STATUSES, subscriptionFilterSchema, UPDATE_BEHAVIORS } from './subscriptions.schemas.js';
+import type { serializeChangePreview } from './subscriptions.serializer.js';
+import { cancelSubscriptionOp, pauseSubscriptionOp, previewChangeOp, resumeSubscriptionOp, updateSubscriptionOp, upgradeSubscriptionOp } from './subscriptions.operations.js';
 import { findSubscription, subscriptionListing } from './subscriptions.service.js';
 
 const SubscriptionStatusEnum = apiEnum('SubscriptionStatus', SUBSCRIPTION_STATUSES);
@@ -115,3 +117,74 @@ operationMutation('resumeSubscription', {
   payload: payloadType('ResumeSubscriptionPayload', 'subscription', 'Subscription', 'The resumed subscription'),
   description: 'Resumes a paused subscription (a new period, charged now) or withdraws a scheduled cancellation',
 });
+
+const UpdateBehaviorEnum = apiEnum('SubscriptionUpdateBehavior', UPDATE_BEHAVIORS, 'Where the difference for the rest of the period goes: charged now, on the next invoice, or nowhere');
+
+operationMutation('updateSubscription', {
+  op: updateSubscriptionOp,
+  input: builder.inputType('UpdateSubscriptionInput', {
+    fields: (t) => ({
+      id: t.id({ required: true }),
+      units: t.int({ required: true }),
+      updateBehavior: t.field({ type: UpdateBehaviorEnum, required: false, description: 'Default proration_charge' }),
+      prorationDate: t.field({ type: 'DateTime', required: false, description: 'Price the change at this instant (as its preview did); default now' }),
+    }),
+  }),
+  toInput: (i) => ({ id: i.id, items: [{ units: i.units }], ...(i.updateBehavior ? { update_behavior: i.updateBehavior } : {}), ...(i.prorationDate ? { proration_date: i.prorationDate.toISOString() } : {}) }),
+  fieldNames: { items: 'units' },
+  payload: payloadType('UpdateSubscriptionPayload', 'subscription', 'Subscription', 'The changed subscription'),
+  description: "Changes the subscription's units, with proration",
+});
+
+operationMutation('upgradeSubscription', {
+  op: upgradeSubscriptionOp,
+  input: builder.inputType('UpgradeSubscriptionInput', {
+    fields: (t) => ({
+      id: t.id({ required: true }),
+      productId: t.id({ required: true }),
+      updateBehavior: t.field({ type: UpdateBehaviorEnum, required: false, description: 'Default proration_charge_immediately' }),
+      prorationDate: t.field({ type: 'DateTime', required: false, description: 'Price the change at this instant (as its preview did); default now' }),
+    }),
+  }),
+  payload: payloadType('UpgradeSubscriptionPayload', 'subscription', 'Subscription', 'The changed subscription'),
+  description: 'Moves the subscription to another recurring product in the same currency, with proration',
+});
+
+type PreviewBody = ReturnType<typeof serializeChangePreview>;
+type LinesBody = PreviewBody['charge_now'];
+const moneyOf = (amount: number, currency: string) => ({ amount: BigInt(amount), currency });
+
+const InvoiceLinesRef = builder.objectRef<LinesBody & { currency: string }>('InvoiceAmounts').implement({
+  fields: (t) => ({
+    amount: t.field({ type: MoneyRef, description: 'Total, tax included', resolve: (l) => moneyOf(l.amount, l.currency) }),
+    taxAmount: t.field({ type: MoneyRef, resolve: (l) => moneyOf(l.tax_amount, l.currency) }),
+    discountAmount: t.field({ type: MoneyRef, resolve: (l) => moneyOf(l.discount_amount, l.currency) }),
+  }),
+});
+
+const ChangePreviewRef = builder.objectRef<PreviewBody>('SubscriptionChangePreview').implement({
+  description: 'What a change would charge now and on the next invoice; the change at the same prorationDate charges exactly this',
+  fields: (t) => ({
+    prorationDate: t.field({ type: 'DateTime', resolve: (p) => new Date(p.proration_date) }),
+    prorationAmount: t.field({ type: MoneyRef, description: 'The difference for the rest of the period, before discount and tax', resolve: (p) => moneyOf(p.proration_amount, p.currency) }),
+    chargeNow: t.field({ type: InvoiceLinesRef, resolve: (p) => ({ ...p.charge_now, currency: p.currency }) }),
+    nextInvoice: t.field({ type: InvoiceLinesRef, resolve: (p) => ({ ...p.next_invoice, currency: p.currency }) }),
+    nextInvoicePeriodStart: t.field({ type: 'DateTime', resolve: (p) => new Date(p.next_invoice.period_start) }),
+    nextInvoicePeriodEnd: t.field({ type: 'DateTime', resolve: (p) => new Date(p.next_invoice.period_end) }),
+  }),
+});
+
+builder.queryField('subscriptionChangePreview', (t) =>
+  t.field({
+    type: ChangePreviewRef,
+    description: 'What changing a subscription (product or units) would charge, without changing it',
+    args: {
+      id: t.arg.id({ required: true }),
+      productId: t.arg.id(),
+      units: t.arg.int(),
+      updateBehavior: t.arg({ type: UpdateBehaviorEnum }),
+      prorationDate: t.arg({ type: 'DateTime' }),
+    },
+    resolve: async (_root, args, ctx) => (await execute(ctx.core, previewChangeOp, toApiInput(args))).body as PreviewBody,
+  }),
+);

@@ -1,7 +1,17 @@
 import { defineOperation } from '../../core/operation.js';
 import { mapPage } from '../../lib/pagination.js';
-import { serializeSubscription } from './subscriptions.serializer.js';
-import { cancelSubscriptionSchema, listCustomerSubscriptionsSchema, searchSubscriptionsSchema, subscriptionIdSchema, subscriptionPathSchema } from './subscriptions.schemas.js';
+import { serializeChangePreview, serializeSubscription } from './subscriptions.serializer.js';
+import {
+  cancelSubscriptionSchema,
+  listCustomerSubscriptionsSchema,
+  previewChangeSchema,
+  searchSubscriptionsSchema,
+  subscriptionIdSchema,
+  subscriptionPathSchema,
+  updateSubscriptionSchema,
+  upgradeSubscriptionSchema,
+} from './subscriptions.schemas.js';
+import { previewChange, updateSubscription, upgradeSubscription } from './subscription-changes.js';
 import { cancelSubscription, pauseSubscription, resumeSubscription } from './subscription-lifecycle.js';
 import { findSubscriptionOrThrow, listCustomerSubscriptions, searchSubscriptions, type SubscriptionWithRelations } from './subscriptions.service.js';
 
@@ -54,4 +64,32 @@ export const resumeSubscriptionOp = defineOperation({
   write: true,
   run: resumeSubscription,
   render,
+});
+
+/**
+ * Changes are not one transaction when they charge now (see subscription-changes.ts); they set
+ * units or a product, so a retry of a change already made is refused as changing nothing.
+ */
+export const updateSubscriptionOp = defineOperation({
+  name: 'subscriptions.update',
+  input: updateSubscriptionSchema,
+  write: false,
+  run: updateSubscription,
+  render,
+});
+
+export const upgradeSubscriptionOp = defineOperation({
+  name: 'subscriptions.upgrade',
+  input: upgradeSubscriptionSchema,
+  write: false,
+  run: upgradeSubscription,
+  render,
+});
+
+export const previewChangeOp = defineOperation({
+  name: 'subscriptions.preview_change',
+  input: previewChangeSchema,
+  write: false,
+  run: async (ctx, input) => ({ id: input.id, plan: await previewChange(ctx, input) }),
+  render: (_ctx, out) => serializeChangePreview(out.id, out.plan),
 });

@@ -5,8 +5,11 @@ import {
   getSubscriptionOp,
   listCustomerSubscriptionsOp,
   pauseSubscriptionOp,
+  previewChangeOp,
   resumeSubscriptionOp,
   searchSubscriptionsOp,
+  updateSubscriptionOp,
+  upgradeSubscriptionOp,
 } from './subscriptions.operations.js';
 
 export function subscriptionRoutes(router: Router) {
@@ -16,4 +19,7 @@ export function subscriptionRoutes(router: Router) {
   route(router, 'post', '/subscriptions/:id/cancel', cancelSubscriptionOp, withParams('body'));
   route(router, 'post', '/subscriptions/:id/pause', pauseSubscriptionOp, withParams('body'));
   route(router, 'post', '/subscriptions/:id/resume', resumeSubscriptionOp, withParams('body'));
+  route(router, 'post', '/subscriptions/:id/upgrade/preview', previewChangeOp, withParams('body'));
+  route(router, 'post', '/subscriptions/:id/upgrade', upgradeSubscriptionOp, withParams('body'));
+  route(router, 'post', '/subscriptions/:id', updateSubscriptionOp, withParams('body'));
 }

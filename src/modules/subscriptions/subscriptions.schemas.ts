@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { SubscriptionStatus } from '../../generated/prisma/enums.js';
 import { pageQuery } from '../../lib/pagination.js';
-import { resourceId } from '../../lib/schemas.js';
+import { isoDateTime, resourceId } from '../../lib/schemas.js';
 
 /** Input schemas of the subscription operations, in the /v1 field names (GraphQL converts to them). */
 
@@ -51,3 +51,43 @@ export type CancelSubscriptionInput = z.output<typeof cancelSubscriptionSchema>;
 /** POST /v1/subscriptions/{id}/pause and /resume: the id (path); the client sends no body. */
 export const subscriptionPathSchema = z.object({ id: resourceId });
 export type SubscriptionPathInput = z.output<typeof subscriptionPathSchema>;
+
+export const UPDATE_BEHAVIORS = ['proration-charge-immediately', 'proration-charge', 'proration-none'] as const;
+export type UpdateBehavior = (typeof UPDATE_BEHAVIORS)[number];
+
+/** The instant a change is priced at (this service's extension, as Stripe's): a preview and the change that follows agree to the unit. */
+const prorationDate = isoDateTime.optional();
+const units = z.number().int('must be a whole number').min(1, 'must be at least 1').max(100_000);
+
+/** POST /v1/subscriptions/{id}: the item's units (one item per subscription); default proration-charge. */
+export const updateSubscriptionSchema = z.object({
+  id: resourceId,
+  items: z
+    .array(z.object({ id: z.string().max(100).optional(), product_id: resourceId.optional(), price_id: z.string().max(100).optional(), units }))
+    .min(1, 'send the item to change')
+    .max(1, 'a subscription has one item'),
+  update_behavior: z.enum(UPDATE_BEHAVIORS).default('proration-charge'),
+  proration_date: prorationDate,
+});
+export type UpdateSubscriptionInput = z.output<typeof updateSubscriptionSchema>;
+
+/** POST /v1/subscriptions/{id}/upgrade: another product; default proration-charge-immediately. */
+export const upgradeSubscriptionSchema = z.object({
+  id: resourceId,
+  product_id: resourceId,
+  update_behavior: z.enum(UPDATE_BEHAVIORS).default('proration-charge-immediately'),
+  proration_date: prorationDate,
+});
+export type UpgradeSubscriptionInput = z.output<typeof upgradeSubscriptionSchema>;
+
+/** POST /v1/subscriptions/{id}/upgrade/preview: what an upgrade (or a change of units) would charge. */
+export const previewChangeSchema = z
+  .object({
+    id: resourceId,
+    product_id: resourceId.optional(),
+    units: units.optional(),
+    update_behavior: z.enum(UPDATE_BEHAVIORS).default('proration-charge-immediately'),
+    proration_date: prorationDate,
+  })
+  .refine((v) => v.product_id !== undefined || v.units !== undefined, { message: 'send product_id or units', path: ['product_id'] });
+export type PreviewChangeInput = z.output<typeof previewChangeSchema>;

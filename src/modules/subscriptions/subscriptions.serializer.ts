@@ -1,3 +1,5 @@
+import type { ChangePlan } from './subscription-changes.js';
+import { toWireNumber } from '../../lib/money.js';
 import type { SubscriptionItem } from '../../generated/prisma/client.js';
 import { serializeCustomer } from '../customers/customers.serializer.js';
 import { serializeAppliedDiscount } from '../discounts/discounts.serializer.js';
@@ -46,5 +48,22 @@ export function serializeSubscription(s: SubscriptionWithRelations, baseUrl: str
     updated_at: s.updatedAt.toISOString(),
     ...(s.discount ? { discount: serializeAppliedDiscount(s.discount) } : {}),
     metadata: (s.metadata ?? {}) as Record<string, unknown>,
+  };
+}
+
+/** The answer of a change preview: what the change would charge now and on the next invoice. */
+export function serializeChangePreview(subscriptionId: string, p: ChangePlan) {
+  const lines = (l: { amount: bigint; tax: bigint; discount: bigint }) => ({ amount: toWireNumber(l.amount), tax_amount: toWireNumber(l.tax), discount_amount: toWireNumber(l.discount) });
+  return {
+    object: 'subscription_change_preview',
+    subscription: subscriptionId,
+    product: p.product.id,
+    units: p.units,
+    update_behavior: p.behavior,
+    proration_date: p.at.toISOString(),
+    currency: p.currency,
+    proration_amount: toWireNumber(p.difference),
+    charge_now: lines(p.chargeNow),
+    next_invoice: { ...lines(p.nextInvoice), period_start: p.nextInvoice.periodStart.toISOString(), period_end: p.nextInvoice.periodEnd.toISOString() },
   };
 }
