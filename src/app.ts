@@ -95,7 +95,7 @@ export function buildApp(options: AppOptions): Express {
 
   app.use('/v1', express.json({ limit: config.bodyLimit }), v1Router(listener));
   app.use(checkoutPages(env, { bodyLimit: config.bodyLimit, submits: limits.checkoutSubmit }));
-  app.use(portalPages(env));
+  app.use(portalPages(env, { bodyLimit: config.bodyLimit }));
 
   app.use((req) => {
     throw new AppError('not_found', `No route ${req.method} ${req.path}`);

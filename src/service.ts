@@ -17,6 +17,7 @@ import type { Logger } from './logger.js';
 import { ApiKeyAuthenticator } from './modules/stores/api-keys.js';
 import { configureWebhookSecretKey } from './modules/webhooks/endpoint-secrets.js';
 import { configureWebhookUrlPolicy } from './modules/webhooks/url-safety.js';
+import { configureDunningSchedule } from './modules/subscriptions/renewals.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -59,6 +60,7 @@ export async function startService(options: { config: Config; logger: Logger; db
   const clock = options.clock ?? systemClock;
   configureWebhookSecretKey(config.webhookSecretKey);
   configureWebhookUrlPolicy({ allowPrivateUrls: config.allowPrivateWebhookUrls });
+  configureDunningSchedule(config.dunningRetryDays);
   const db = options.db ?? (await openDatabase(databaseOptions(config)));
   const servers: Server[] = [];
   let stopCaches = async () => {};

@@ -17,11 +17,13 @@ import { systemClock } from './lib/clock.js';
 import { createLogger } from './logger.js';
 import { configureWebhookSecretKey } from './modules/webhooks/endpoint-secrets.js';
 import { configureWebhookUrlPolicy } from './modules/webhooks/url-safety.js';
+import { configureDunningSchedule } from './modules/subscriptions/renewals.js';
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
 configureWebhookSecretKey(config.webhookSecretKey);
 configureWebhookUrlPolicy({ allowPrivateUrls: config.allowPrivateWebhookUrls });
+configureDunningSchedule(config.dunningRetryDays);
 
 let db;
 try {

@@ -17,7 +17,7 @@ export function createJobRunner(options: {
   db: PrismaClient;
   clock: Clock;
   logger: Logger;
-  config: Pick<Config, 'allowPrivateWebhookUrls' | 'dunningRetryDays'>;
+  config: Pick<Config, 'allowPrivateWebhookUrls'>;
   envFor(mode: Mode): ServiceEnv;
 }): JobRunner {
   const logger = options.logger.child({ component: 'jobs' });
@@ -27,7 +27,7 @@ export function createJobRunner(options: {
     logger,
     kinds: [
       webhookDeliveries({ clock: options.clock, logger, allowPrivateUrls: options.config.allowPrivateWebhookUrls }),
-      scheduledJobs({ handlers: [reconcileCheckoutJob, renewalJob(options.config.dunningRetryDays), settleRefundJob, disputeJob], envFor: options.envFor, logger }),
+      scheduledJobs({ handlers: [reconcileCheckoutJob, renewalJob(), settleRefundJob, disputeJob], envFor: options.envFor, logger }),
     ],
   });
 }

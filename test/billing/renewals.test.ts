@@ -132,6 +132,46 @@ describe('renewals and dunning', () => {
     expect(await invoices(id)).toHaveLength(6);
   });
 
+  it('card 0341 past due: a new card on the portal page pays what is due at once, and later renewals charge it', async () => {
+    const product = await makeRecurringProduct(await ctx(), { price: 1200 });
+    const paid = await makePaidCheckout(await ctx(), product.id, { buyer: { country: 'US', card_number: DECLINES_LATER_CARD } });
+    const id = paid.subscription!.id;
+    const end = Date.parse((await subscription(id)).current_period_end_date);
+    await advanceTo(new Date(end + 1_000));
+    expect((await subscription(id)).status).toBe('past_due');
+
+    const link = (await call('POST', '/v1/customers/billing', { customer_id: paid.customer!.id })).json.customer_portal_link as string;
+    const page = await fetch(link);
+    const cookie = page.headers.get('set-cookie')!.split(';')[0]!;
+    const html = await page.text();
+    expect(html).toContain('Pay what is due');
+    const action = /<form class="card-form" method="post" action="([^"]+)"/.exec(html)![1]!.replace(/&amp;/g, '&');
+    const csrf = /name="csrf" value="([^"]+)"/.exec(html)![1]!;
+    const submit = (card: string) =>
+      fetch(new URL(action, link), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, 'sec-fetch-site': 'same-origin' },
+        body: new URLSearchParams({ csrf, card_number: card, card_expiry: '12/34', card_cvc: '123' }),
+      });
+    const declined = await submit('4000000000000002');
+    expect(declined.status).toBe(402);
+    expect((await subscription(id)).status).toBe('past_due');
+    const ok = await submit('4242424242424242');
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toContain('Payment received');
+    const active = await subscription(id);
+    expect(active.status).toBe('active');
+    expect(Date.parse(active.current_period_start_date)).toBe(end);
+    // The next renewal charges the new card: paid, not declined.
+    await advanceTo(new Date(Date.parse(active.current_period_end_date) + 1_000));
+    expect((await invoices(id)).map((t) => t.status)).toEqual(['paid', 'declined', 'declined', 'paid', 'paid']);
+    const types = await eventTypes(id);
+    expect(types.slice(-3)).toEqual(['subscription.active', 'subscription.paid', 'subscription.paid']);
+    // A forged form (no anti-forgery token) charges nothing.
+    const forged = await fetch(new URL(action, link), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'card_number=4242424242424242&card_expiry=12/34&card_cvc=123' });
+    expect(forged.status).toBe(403);
+  });
+
   it('emits events whose bodies parse with the official client’s models', async () => {
     await expectEventsParse(service.db, ['subscription.paid', 'subscription.active', 'subscription.trialing', 'subscription.past_due', 'subscription.expired', 'subscription.unpaid']);
   });

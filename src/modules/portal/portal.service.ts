@@ -5,7 +5,9 @@ import type { RequestContext } from '../../context.js';
 import { db, type DataScope } from '../../db/tenant.js';
 import { notFound } from '../../lib/errors.js';
 import { serviceSecret } from '../../lib/service-secret.js';
-import type { CreatePortalLinkInput } from './portal.schemas.js';
+import { parseInput } from '../../lib/validation.js';
+import { payWithNewCard, type NewCardOutcome } from '../subscriptions/renewals.js';
+import { portalCardSchema, type CreatePortalLinkInput } from './portal.schemas.js';
 
 const PORTAL_KEY = 'customer_portal_key';
 /** A portal link is a bearer credential for the customer's billing data, so it is short-lived. */
@@ -52,4 +54,15 @@ export type PortalView = P.CustomerGetPayload<{ include: typeof PORTAL_VIEW_INCL
  */
 export function portalView(ctx: RequestContext, customerId: string): Promise<PortalView | null> {
   return db(ctx).customer.findUnique({ where: { id: customerId }, include: PORTAL_VIEW_INCLUDE });
+}
+
+/**
+ * The portal's "pay with a new card": the subscription must be the customer's. What is due is
+ * paid with the card at once, and later renewals charge it.
+ */
+export async function payWithNewCardFromPortal(ctx: RequestContext, customerId: string, subscriptionId: string, raw: unknown): Promise<NewCardOutcome> {
+  const input = parseInput(portalCardSchema, raw);
+  const s = await db(ctx).subscription.findFirst({ where: { id: subscriptionId, customerId }, select: { id: true } });
+  if (!s) throw notFound('Subscription', subscriptionId);
+  return payWithNewCard(ctx, s.id, { number: input.card_number, expMonth: input.card_expiry.month, expYear: input.card_expiry.year, cvc: input.card_cvc });
 }

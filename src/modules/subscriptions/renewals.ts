@@ -6,7 +6,8 @@ import { newId } from '../../lib/ids.js';
 import { addInterval, type Interval } from '../../lib/periods.js';
 import { priceLines } from '../checkouts/checkout-quote.js';
 import { expectDispute } from '../disputes/disputes.service.js';
-import { paymentProcessorFor, type ChargeResult } from '../payments/processor.js';
+import { paymentProcessorFor, type CardDetails, type ChargeResult } from '../payments/processor.js';
+import { AppError } from '../../lib/errors.js';
 import { announceSubscription } from './subscriptions.service.js';
 
 /**
@@ -20,6 +21,13 @@ export const RENEW_JOB = 'subscription.renew';
 
 /** Days after a renewal's first failure at which it is tried again; then the subscription is unpaid. */
 export const DEFAULT_RETRY_DAYS: readonly number[] = [1, 3, 5, 7];
+
+let configuredRetryDays: readonly number[] = DEFAULT_RETRY_DAYS;
+
+/** The process's dunning schedule (DUNNING_RETRY_DAYS), set once at start by the server and the worker. */
+export function configureDunningSchedule(days: readonly number[]): void {
+  configuredRetryDays = days;
+}
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -74,7 +82,7 @@ export function invoiceFor(s: Sub) {
  * (a pending invoice transaction). A try left pending by a worker that died is taken up again
  * with the same key, so the processor answers with that try's outcome instead of charging anew.
  */
-async function startTry(ctx: RequestContext, subscriptionId: string, retryDays: readonly number[]): Promise<Try | null> {
+async function startTry(ctx: RequestContext, subscriptionId: string, retryDays: readonly number[], options: { force?: boolean } = {}): Promise<Try | null> {
   if (!(await lockRow(ctx, 'Subscription', subscriptionId))) return null;
   const s = await db(ctx).subscription.findUniqueOrThrow({ where: { id: subscriptionId }, include: { product: true, discount: true, items: true } });
   const now = ctx.clock.now();
@@ -83,14 +91,16 @@ async function startTry(ctx: RequestContext, subscriptionId: string, retryDays: 
     else await executeScheduled(ctx, s);
     return null;
   }
-  if (!COLLECTING.has(s.status) || !s.currentPeriodEndDate) return null;
+  // The customer paying with a new card (portal) collects a past-due or unpaid period at once.
+  const forced = options.force === true && (s.status === 'past_due' || s.status === 'unpaid');
+  if ((!COLLECTING.has(s.status) && !forced) || !s.currentPeriodEndDate) return null;
   const { start, end } = nextPeriod(s);
   const tries = await db(ctx).transaction.findMany({ where: { subscriptionId, periodStart: start, attempt: { not: null } }, orderBy: { attempt: 'desc' } });
   const last = tries[0];
   if (last?.status === 'pending') return { subscriptionId, transaction: last, paymentMethod: s.paymentMethodToken, key: chargeKeyOf(subscriptionId, start, last.attempt!) };
   if (last?.status === 'paid') return null;
   // Not due yet (the job ran early, or the period was moved): come back when it is.
-  const dueAt = last ? retryAt(last, tries, retryDays) : start;
+  const dueAt = forced ? now : last ? retryAt(last, tries, retryDays) : start;
   if (dueAt === null) return null;
   if (dueAt > now) {
     await scheduleJob(ctx, RENEW_JOB, subscriptionId, dueAt);
@@ -205,7 +215,7 @@ async function finishTry(ctx: RequestContext, t: Try, result: ChargeResult, retr
  * Collects what is due on one subscription: a renewal at its period's end, a trial's first
  * period, or a dunning retry. Three steps so that no transaction is open during the charge.
  */
-export async function collectDue(ctx: RequestContext, subscriptionId: string, retryDays: readonly number[] = DEFAULT_RETRY_DAYS): Promise<void> {
+export async function collectDue(ctx: RequestContext, subscriptionId: string, retryDays: readonly number[] = configuredRetryDays): Promise<void> {
   const processor = paymentProcessorFor(ctx.mode);
   if (!processor) throw new Error(`no payment processor in ${ctx.mode}; renewal of ${subscriptionId} waits`);
   const started = await inTransaction(ctx, (tx) => startTry(tx, subscriptionId, retryDays));
@@ -221,12 +231,39 @@ export async function collectDue(ctx: RequestContext, subscriptionId: string, re
   await inTransaction(ctx, (tx) => finishTry(tx, started, result, retryDays));
 }
 
+export type NewCardOutcome = { kind: 'paid' } | { kind: 'saved' } | { kind: 'declined'; message: string };
+
+/**
+ * The customer enters a new card (portal): what is due (a past-due or unpaid period) is paid
+ * with it at once, and it becomes the card later renewals charge. With nothing due, the card is
+ * verified (a charge of 0) and saved.
+ */
+export async function payWithNewCard(ctx: RequestContext, subscriptionId: string, card: CardDetails, retryDays: readonly number[] = configuredRetryDays): Promise<NewCardOutcome> {
+  const processor = paymentProcessorFor(ctx.mode);
+  if (!processor) throw new AppError('processor_unavailable', 'No payment processor is configured in this environment');
+  const started = await inTransaction(ctx, (tx) => startTry(tx, subscriptionId, retryDays, { force: true }));
+  const result = await processor.charge({
+    idempotencyKey: started?.key ?? `${subscriptionId}:card:${newId('attempt')}`,
+    amount: started?.transaction.amount ?? 0n,
+    currency: started?.transaction.currency ?? 'USD',
+    source: { card, save: true },
+    description: started?.transaction.description ?? 'Card verification',
+  });
+  await inTransaction(ctx, async (tx) => {
+    if (started) await finishTry(tx, started, result, retryDays);
+    const saved = result.status === 'succeeded' ? result.savedPaymentMethod : undefined;
+    if (saved) await db(tx).subscription.update({ where: { id: subscriptionId }, data: { paymentMethodToken: saved.token, paymentMethodBrand: saved.brand, paymentMethodLast4: saved.last4 } });
+  });
+  if (result.status !== 'succeeded') return { kind: 'declined', message: result.message };
+  return started ? { kind: 'paid' } : { kind: 'saved' };
+}
+
 /** The job runner's handler; `retryDays` is the dunning schedule (DUNNING_RETRY_DAYS). */
-export function renewalJob(retryDays: readonly number[] = DEFAULT_RETRY_DAYS): JobHandler {
+export function renewalJob(retryDays?: readonly number[]): JobHandler {
   return {
     kind: RENEW_JOB,
     // Failures of the machinery (processor unreachable, database restart), not declines: tried again soon.
     retryDelaysMs: [60_000, 5 * 60_000, 30 * 60_000, 2 * 60 * 60_000],
-    run: (ctx, subscriptionId) => collectDue(ctx, subscriptionId, retryDays),
+    run: (ctx, subscriptionId) => collectDue(ctx, subscriptionId, retryDays ?? configuredRetryDays),
   };
 }
