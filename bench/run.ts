@@ -25,6 +25,7 @@ import { childEnv, freePorts, killAllNow, runTs, startTs, stopChild, waitForHeal
 import { checkGraphAnswer, CUSTOMER_GRAPH, LICENSES, seedCustomerGraph, SUBSCRIPTIONS } from './customer-graph.js';
 import { measure } from './load.js';
 import { benchWebhookDelivery, formatWebhookBench } from './webhooks.js';
+import { benchRenewals, formatRenewalBench, type RenewalBench } from './renewals.js';
 import { createBenchDatabase, type BenchDatabase } from './postgres.js';
 import { formatPurchaseTable, formatTable, machineDescription, targetVerdict, type PurchaseRow, type Row, type TargetName } from './report.js';
 
@@ -331,6 +332,9 @@ async function main(cleanup: Cleanup): Promise<number> {
   console.log(`${machineDescription(db.version)}\n`);
   console.log(`PostgreSQL database: ${db.name}`);
 
+  // BENCH_ONLY=renewals: the renewal section alone (it needs no service of its own).
+  if (process.env.BENCH_ONLY === 'renewals') return reportRenewals(await benchRenewals(db.url, (name, run) => cleanup.defer(name, run)));
+
   const pgRun = await benchService('postgres/ours', { DATABASE_URL: db.url }, s, cleanup);
   const baseline = await benchBaseline(db.url, pgRun.productId, s, cleanup);
 
@@ -340,6 +344,7 @@ async function main(cleanup: Cleanup): Promise<number> {
 
   const purchasesAndGraph = await benchPurchasesAndGraph(db, pgRun.store, s, cleanup);
   const webhooks = await benchWebhookDelivery(db.url, pgRun.store.storeId, s.durationSec, (name, run) => cleanup.defer(name, run));
+  const renewals = await benchRenewals(db.url, (name, run) => cleanup.defer(name, run));
 
   const rows = [...pgRun.rows, ...embeddedRun.rows, ...baseline];
   printReport(rows, s);
@@ -352,7 +357,20 @@ async function main(cleanup: Cleanup): Promise<number> {
   for (const r of broken) console.error(`BROKEN: ${r.target} @ ${r.connections}: ${r.non2xx} non-2xx responses, ${r.errors} errors`);
   const problems = [...purchasesAndGraph.problems, ...webhooks.problems];
   for (const p of problems) console.error(`BROKEN: ${p}`);
-  return broken.length || problems.length ? 1 : 0;
+  const renewalsBroken = reportRenewals(renewals);
+  return broken.length || problems.length || renewalsBroken ? 1 : 0;
+}
+
+/** The renewal section's table and target; 1 when something was wrong. */
+function reportRenewals(r: RenewalBench): number {
+  console.log(`\nRenewals on PostgreSQL: ${r.renewals} due monthly subscriptions, simulated processor.`);
+  console.log('ours: one `npm run worker` process (claim, record the try, charge, record the paid invoice, move the period, schedule the next, subscription.paid).');
+  console.log('baseline: the same rows written by hand-written SQL in the same two transactions per renewal, as many connections as the worker runs renewals at once.\n');
+  console.log(formatRenewalBench(r));
+  const ratio = r.workerPerSec / r.baselinePerSec;
+  console.log(`target: at least 500 renewals/s and 0.3 of the baseline: ${r.workerPerSec >= 500 && ratio >= 0.3 ? 'met' : 'NOT met'} (${r.workerPerSec.toFixed(0)}/s, ${ratio.toFixed(2)})`);
+  for (const p of r.problems) console.error(`BROKEN: ${p}`);
+  return r.problems.length ? 1 : 0;
 }
 
 const cleanup = new Cleanup();

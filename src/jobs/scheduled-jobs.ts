@@ -44,13 +44,20 @@ export interface ScheduledJobsOptions {
   batchSize?: number;
   /** How long one handler may take before its claim lapses and another worker runs the job again. */
   leaseMs?: number;
+  /**
+   * Jobs of a batch run this many at a time: each is its own subject (a subscription, a
+   * checkout) under its own row lock, and most of a job's time is waiting on the database and
+   * the processor, so a worker keeps several going.
+   */
+  concurrency?: number;
 }
 
 /** The Job table as a kind of the job runner. */
 export function scheduledJobs(options: ScheduledJobsOptions): JobKind {
   const handlers = new Map(options.handlers.map((h) => [h.kind, h]));
-  const batchSize = options.batchSize ?? 20;
+  const batchSize = options.batchSize ?? 50;
   const leaseMs = options.leaseMs ?? 5 * 60_000;
+  const concurrency = Math.max(1, options.concurrency ?? 8);
   return {
     name: 'jobs',
     batchSize,
@@ -59,8 +66,9 @@ export function scheduledJobs(options: ScheduledJobsOptions): JobKind {
         table: 'Job',
         now,
         limit: batchSize,
-        // Jobs of a batch run one after another.
-        lease: { perRowMs: leaseMs, marginMs: 0 },
+        // Jobs of a batch run `concurrency` at a time: one job's lease is leaseMs, and each
+        // further job adds its share of a turn (ceil(n / concurrency) turns at most).
+        lease: { perRowMs: Math.ceil(leaseMs / concurrency), marginMs: leaseMs - Math.ceil(leaseMs / concurrency) },
         where: Prisma.sql`j."kind" IN (${Prisma.join([...handlers.keys()])})`,
         only,
       });
@@ -68,7 +76,7 @@ export function scheduledJobs(options: ScheduledJobsOptions): JobKind {
       if (!claimed.length) return { claimed: 0, byKind };
       const jobs = await system.job.findMany({ where: { id: { in: claimed.map((c) => c.id) } }, select: { id: true, kind: true, subjectId: true } });
       const byId = new Map(jobs.map((j) => [j.id, j]));
-      for (const c of claimed) {
+      const runOne = async (c: (typeof claimed)[number]) => {
         const job = byId.get(c.id)!;
         const handler = handlers.get(job.kind)!;
         byKind[job.kind] = (byKind[job.kind] ?? 0) + 1;
@@ -93,7 +101,12 @@ export function scheduledJobs(options: ScheduledJobsOptions): JobKind {
                 ? { nextAttemptAt: next, lastError: error }
                 : { status: 'failed', completedAt: at, lastError: error },
         });
-      }
+      };
+      let cursor = 0;
+      const lanes = Array.from({ length: Math.min(concurrency, claimed.length) }, async () => {
+        while (cursor < claimed.length) await runOne(claimed[cursor++]!);
+      });
+      await Promise.all(lanes);
       return { claimed: claimed.length, byKind };
     },
   };

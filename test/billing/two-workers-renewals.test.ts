@@ -5,13 +5,12 @@ import { dataScope } from '../../src/db/tenant.js';
 import { JobRunner } from '../../src/jobs/job-runner.js';
 import { scheduledJobs } from '../../src/jobs/scheduled-jobs.js';
 import { systemClock } from '../../src/lib/clock.js';
-import { newId } from '../../src/lib/ids.js';
 import { createLogger } from '../../src/logger.js';
 import { setPaymentProcessor, type ChargeRequest, type ChargeResult, type PaymentProcessor } from '../../src/modules/payments/processor.js';
 import { simulatedProcessor } from '../../src/modules/payments/simulated-processor.js';
-import { RENEW_JOB, renewalJob } from '../../src/modules/subscriptions/renewals.js';
-import { createStore } from '../../src/modules/stores/stores.service.js';
+import { renewalJob } from '../../src/modules/subscriptions/renewals.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
+import { seedDueSubscriptions } from '../support/due-subscriptions.js';
 
 const SUBSCRIPTIONS = 1_000;
 const onPostgres = Boolean(process.env.DATABASE_URL);
@@ -40,39 +39,6 @@ class RecordingProcessor implements PaymentProcessor {
   lookupRefund = simulatedProcessor.lookupRefund.bind(simulatedProcessor);
 }
 
-/** `n` monthly subscriptions of one store whose period ended a minute ago, each with its renewal job due. */
-async function seedDue(db: Database, n: number): Promise<{ storeId: string; ids: string[] }> {
-  const store = await createStore(db.prisma, { name: 'Renewals at scale' });
-  const tenant = { storeId: store.id, mode: 'test' as const };
-  const now = Date.now();
-  const periodEnd = new Date(now - 60_000);
-  const periodStart = new Date(periodEnd.getTime() - 30 * 86_400_000);
-  const productId = newId('product');
-  const customerId = newId('customer');
-  await db.prisma.product.create({ data: { ...tenant, id: productId, name: 'Plan', description: 'Plan', price: 1000n, currency: 'EUR', billingType: 'recurring', billingPeriod: 'every-month', recurringInterval: 'month', recurringIntervalCount: 1 } });
-  await db.prisma.customer.create({ data: { ...tenant, id: customerId, email: 'scale@example.com' } });
-  const ids = Array.from({ length: n }, () => newId('subscription'));
-  await db.prisma.subscription.createMany({
-    data: ids.map((id) => ({
-      ...tenant,
-      id,
-      customerId,
-      productId,
-      status: 'active' as const,
-      currentPeriodStartDate: periodStart,
-      currentPeriodEndDate: periodEnd,
-      nextTransactionDate: periodEnd,
-      billingAnchor: periodStart,
-      billingPeriods: 1,
-      paymentMethodToken: 'pm_test',
-      taxCountry: 'US',
-    })),
-  });
-  await db.prisma.subscriptionItem.createMany({ data: ids.map((id) => ({ ...tenant, id: newId('subscriptionItem'), subscriptionId: id, productId, priceId: productId, units: 1, unitPrice: 1000n })) });
-  await db.prisma.job.createMany({ data: ids.map((id) => ({ ...tenant, id: newId('job'), kind: RENEW_JOB, subjectId: id, nextAttemptAt: periodEnd })) });
-  return { storeId: store.id, ids };
-}
-
 function runnerOn(prisma: Database['prisma'], leaseMs?: number): JobRunner {
   const env = (mode: 'test' | 'prod'): ServiceEnv => ({ data: dataScope(prisma), mode, clock: systemClock, baseUrl: 'http://billing.test' });
   return new JobRunner({ db: prisma, clock: systemClock, logger, kinds: [scheduledJobs({ handlers: [renewalJob()], envFor: env, logger, batchSize: 25, leaseMs })] });
@@ -98,7 +64,7 @@ describe.skipIf(!onPostgres)('renewals by two workers on PostgreSQL (skipped on 
   it(`renew ${SUBSCRIPTIONS} due subscriptions at once: exactly one invoice and one charge each`, async () => {
     processor = new RecordingProcessor();
     setPaymentProcessor('test', processor);
-    const { ids } = await seedDue(db, SUBSCRIPTIONS);
+    const { ids } = await seedDueSubscriptions(db, SUBSCRIPTIONS, { paymentMethodToken: 'pm_test' });
     const workers = [runnerOn(db.prisma), runnerOn(second.prisma)];
     const drain = async (w: JobRunner) => {
       let ran = 0;
@@ -125,7 +91,7 @@ describe.skipIf(!onPostgres)('renewals by two workers on PostgreSQL (skipped on 
   it('a worker that dies during a charge leaves the period to another after its lease, charged once', async () => {
     processor = new RecordingProcessor();
     setPaymentProcessor('test', processor);
-    const { ids } = await seedDue(db, 1);
+    const { ids } = await seedDueSubscriptions(db, 1, { paymentMethodToken: 'pm_test' });
     const id = ids[0]!;
     const sub = await db.prisma.subscription.findUniqueOrThrow({ where: { id } });
     processor.hangOn = `${id}:${sub.currentPeriodEndDate!.toISOString()}:1`;

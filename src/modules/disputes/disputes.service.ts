@@ -6,7 +6,7 @@ import { newId } from '../../lib/ids.js';
 import { toWireNumber } from '../../lib/money.js';
 import { recordEvent } from '../events/events.service.js';
 import type { ChargeResult } from '../payments/processor.js';
-import { serializeTransaction } from '../transactions/transactions.serializer.js';
+import { relatedIds, serializeTransaction } from '../transactions/transactions.serializer.js';
 
 /**
  * Disputes (chargebacks). A real processor reports them by its own webhook; the simulated one
@@ -37,10 +37,7 @@ export async function recordDispute(ctx: RequestContext, transactionId: string):
       amount: toWireNumber(dispute.amount),
       currency: dispute.currency,
       transaction: serializeTransaction(charged),
-      ...(t.orderId ? { order: t.orderId } : {}),
-      ...(t.subscriptionId ? { subscription: t.subscriptionId } : {}),
-      ...(t.customerId ? { customer: t.customerId } : {}),
-      ...(t.checkoutId ? { checkout: t.checkoutId } : {}),
+      ...relatedIds(t),
       created_at: dispute.createdAt.getTime(),
     } as unknown as P.InputJsonObject);
   });

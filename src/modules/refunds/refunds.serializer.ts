@@ -1,6 +1,6 @@
 import type { Refund, Transaction } from '../../generated/prisma/client.js';
 import { toWireNumber } from '../../lib/money.js';
-import { serializeTransaction } from '../transactions/transactions.serializer.js';
+import { relatedIds, serializeTransaction } from '../transactions/transactions.serializer.js';
 
 export type RefundWithTransaction = Refund & { transaction: Transaction };
 
@@ -17,10 +17,7 @@ export function serializeRefund(r: RefundWithTransaction) {
     tax_amount: toWireNumber(r.taxAmount),
     reason: r.reason,
     transaction: serializeTransaction(t),
-    ...(t.orderId ? { order: t.orderId } : {}),
-    ...(t.subscriptionId ? { subscription: t.subscriptionId } : {}),
-    ...(t.customerId ? { customer: t.customerId } : {}),
-    ...(t.checkoutId ? { checkout: t.checkoutId } : {}),
+    ...relatedIds(t),
     created_at: r.createdAt.getTime(),
   };
 }

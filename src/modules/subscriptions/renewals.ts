@@ -114,10 +114,13 @@ async function startTry(ctx: RequestContext, subscriptionId: string, retryDays: 
   } else {
     const lines = invoiceFor(s);
     amounts = { amount: lines.amount_due, discountAmount: lines.discount_amount, taxAmount: lines.tax_amount, taxCountry: lines.tax_country, currency: lines.currency };
-    await db(ctx).subscription.update({
-      where: { id: subscriptionId },
-      data: { pendingProrationAmount: lines.carried.amount, pendingProrationTax: lines.carried.tax, pendingProrationDiscount: lines.carried.discount },
-    });
+    const pending = s.pendingProrationAmount !== 0n || s.pendingProrationTax !== 0n || s.pendingProrationDiscount !== 0n;
+    if (pending) {
+      await db(ctx).subscription.update({
+        where: { id: subscriptionId },
+        data: { pendingProrationAmount: lines.carried.amount, pendingProrationTax: lines.carried.tax, pendingProrationDiscount: lines.carried.discount },
+      });
+    }
   }
   const attempt = (last?.attempt ?? 0) + 1;
   const transaction = await db(ctx).transaction.create({
@@ -173,7 +176,7 @@ async function finishTry(ctx: RequestContext, t: Try, result: ChargeResult, retr
         : { status: 'declined', declineCode: result.code },
   });
   if (settled.count === 0) return; // another worker recorded this try's outcome
-  const s = await db(ctx).subscription.findUniqueOrThrow({ where: { id: t.subscriptionId }, include: { product: true, discount: true, items: true } });
+  const s = await db(ctx).subscription.findUniqueOrThrow({ where: { id: t.subscriptionId }, select: { id: true, status: true, discountId: true, discountPeriodsLeft: true } });
   const now = ctx.clock.now();
   if (result.status === 'succeeded') {
     const wasActive = s.status === 'active';
@@ -188,7 +191,7 @@ async function finishTry(ctx: RequestContext, t: Try, result: ChargeResult, retr
         billingPeriods: { increment: 1 },
         lastTransactionId: t.transaction.id,
         lastTransactionDate: now,
-        ...(s.discount && s.discountPeriodsLeft !== null && t.transaction.discountAmount > 0n ? { discountPeriodsLeft: { decrement: 1 } } : {}),
+        ...(s.discountId && s.discountPeriodsLeft !== null && t.transaction.discountAmount > 0n ? { discountPeriodsLeft: { decrement: 1 } } : {}),
       },
     });
     await scheduleJob(ctx, RENEW_JOB, s.id, periodEnd);

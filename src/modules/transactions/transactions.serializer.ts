@@ -29,3 +29,13 @@ export function serializeTransaction(t: Transaction) {
     created_at: t.createdAt.getTime(),
   };
 }
+
+/** The ids a refund or dispute names beside its transaction; absent ones are left out (the client's models take no null there). */
+export function relatedIds(t: Pick<Transaction, 'orderId' | 'subscriptionId' | 'customerId' | 'checkoutId'>) {
+  return {
+    ...(t.orderId ? { order: t.orderId } : {}),
+    ...(t.subscriptionId ? { subscription: t.subscriptionId } : {}),
+    ...(t.customerId ? { customer: t.customerId } : {}),
+    ...(t.checkoutId ? { checkout: t.checkoutId } : {}),
+  };
+}
