@@ -1,6 +1,7 @@
 import { Creem } from 'creem';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DECLINES_LATER_CARD } from '../../src/modules/payments/simulated-processor.js';
+import { setPaymentProcessor } from '../../src/modules/payments/processor.js';
+import { DECLINES_LATER_CARD, simulatedProcessor } from '../../src/modules/payments/simulated-processor.js';
 import { withStoreClock } from '../../src/modules/test-clock/test-clock.service.js';
 import { expectEventsParse } from '../support/events.js';
 import { makePaidCheckout, makeRecurringProduct } from '../support/factories.js';
@@ -132,6 +133,31 @@ describe('update and upgrade with proration', () => {
     const same = await call('POST', `/v1/subscriptions/${id}/upgrade`, { product_id: basic.id });
     expect(same.json.message).toEqual(['product_id: changes nothing: the subscription already has it']);
     expect((await call('POST', `/v1/subscriptions/${id}/upgrade`, { product_id: usd.id })).json.message).toEqual([expect.stringMatching(/^product_id: must be priced in EUR/)]);
+  });
+
+  it('a change paid while the subscription changed meanwhile (canceled during the charge) is still recorded and applied', async () => {
+    const { id, pro } = await midPeriod();
+    // A processor that lets a cancellation happen while it charges.
+    setPaymentProcessor('test', {
+      ...simulatedProcessor,
+      name: 'slow',
+      charge: async (request) => {
+        expect((await call('POST', `/v1/subscriptions/${id}/cancel`, { mode: 'immediate' })).status).toBe(200);
+        return simulatedProcessor.charge(request);
+      },
+      lookup: (key) => simulatedProcessor.lookup(key),
+      refund: (r) => simulatedProcessor.refund(r),
+      lookupRefund: (key) => simulatedProcessor.lookupRefund(key),
+    });
+    try {
+      const res = await call('POST', `/v1/subscriptions/${id}/upgrade`, { product_id: pro.id });
+      expect(res.status, res.text).toBe(200);
+      expect(res.json).toMatchObject({ status: 'canceled', product: { id: pro.id } });
+      const proration = await service.db.prisma.transaction.findMany({ where: { subscriptionId: id, attempt: null, checkoutId: null } });
+      expect(proration.map((t) => t.status)).toEqual(['paid']);
+    } finally {
+      setPaymentProcessor('test', simulatedProcessor);
+    }
   });
 
   it('runs through GraphQL: preview query and upgrade mutation agree', async () => {

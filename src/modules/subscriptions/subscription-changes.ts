@@ -143,14 +143,24 @@ async function plan(ctx: RequestContext, s: Locked, change: Change): Promise<Cha
   };
 }
 
-/** Writes the change: product, units and price from now, what goes to the next invoice, and `subscription.update`. */
-async function apply(ctx: RequestContext, s: Locked, p: ChangePlan): Promise<SubscriptionWithRelations> {
+/** What a change writes: product, units and price from now, and what goes to the next invoice. */
+interface Applied {
+  productId: string;
+  units: number;
+  unitPrice: bigint;
+  toNextInvoice: Lines;
+}
+
+const appliedOf = (p: ChangePlan): Applied => ({ productId: p.product.id, units: p.units, unitPrice: p.unitPrice, toNextInvoice: p.toNextInvoice });
+
+/** Writes the change and records `subscription.update`. */
+async function apply(ctx: RequestContext, s: Locked, p: Applied): Promise<SubscriptionWithRelations> {
   const item = s.items[0]!;
-  await db(ctx).subscriptionItem.update({ where: { id: item.id }, data: { productId: p.product.id, priceId: p.product.id, units: p.units, unitPrice: p.unitPrice } });
+  await db(ctx).subscriptionItem.update({ where: { id: item.id }, data: { productId: p.productId, priceId: p.productId, units: p.units, unitPrice: p.unitPrice } });
   await db(ctx).subscription.update({
     where: { id: s.id },
     data: {
-      productId: p.product.id,
+      productId: p.productId,
       pendingProrationAmount: { increment: p.toNextInvoice.amount },
       pendingProrationTax: { increment: p.toNextInvoice.tax },
       pendingProrationDiscount: { increment: p.toNextInvoice.discount },
@@ -159,7 +169,9 @@ async function apply(ctx: RequestContext, s: Locked, p: ChangePlan): Promise<Sub
   return announceSubscription(ctx, s.id, ['subscription.update']);
 }
 
-type Started = { kind: 'done'; subscription: SubscriptionWithRelations } | { kind: 'charge'; transactionId: string; amount: bigint; currency: string; paymentMethod: string | null; change: Change };
+type Started =
+  | { kind: 'done'; subscription: SubscriptionWithRelations }
+  | { kind: 'charge'; transactionId: string; amount: bigint; currency: string; paymentMethod: string | null; applied: Applied };
 
 /**
  * Changes a subscription. Without a charge now, one transaction. With one, three steps, so no
@@ -171,7 +183,7 @@ async function change(ctx: RequestContext, id: string, c: Change): Promise<Subsc
     const s = await loadLocked(tx, id);
     if (s.transactions.length) throw new AppError('change_in_progress', `Subscription ${id} has a change being charged; retry in a moment`);
     const p = await plan(tx, s, c);
-    if (p.chargeNow.amount === 0n) return { kind: 'done', subscription: await apply(tx, s, p) };
+    if (p.chargeNow.amount === 0n) return { kind: 'done', subscription: await apply(tx, s, appliedOf(p)) };
     const t = await db(tx).transaction.create({
       data: {
         id: newId('transaction'),
@@ -190,7 +202,7 @@ async function change(ctx: RequestContext, id: string, c: Change): Promise<Subsc
         createdAt: tx.clock.now(),
       },
     });
-    return { kind: 'charge', transactionId: t.id, amount: t.amount, currency: t.currency, paymentMethod: s.paymentMethodToken, change: { ...c, at: p.at } };
+    return { kind: 'charge', transactionId: t.id, amount: t.amount, currency: t.currency, paymentMethod: s.paymentMethodToken, applied: appliedOf(p) };
   });
   if (started.kind === 'done') return started.subscription;
   const processor = paymentProcessorFor(ctx.mode);
@@ -206,10 +218,10 @@ async function change(ctx: RequestContext, id: string, c: Change): Promise<Subsc
     });
     if (result.status !== 'succeeded') return { declined: result.message };
     if (settled.count === 0) return { subscription: await announceSubscription(tx, id, []) };
-    // Priced at the same instant as the charge: the same plan.
-    const p = await plan(tx, { ...s, transactions: [] }, started.change);
+    // What was paid for is what step 1 planned: applied as it was, whatever happened to the
+    // subscription meanwhile (a cancel, a renewal), so that no paid change is lost.
     await db(tx).subscription.update({ where: { id }, data: { lastTransactionId: started.transactionId, lastTransactionDate: tx.clock.now() } });
-    return { subscription: await apply(tx, s, { ...p, chargeNow: { amount: started.amount, tax: 0n, discount: 0n }, toNextInvoice: ZERO }) };
+    return { subscription: await apply(tx, s, started.applied) };
   });
   if ('declined' in outcome) throw new AppError('card_declined', `The card was declined (${outcome.declined}); the subscription is unchanged`);
   return outcome.subscription;
