@@ -31,7 +31,7 @@ export const MISSHAPEN: [string, unknown][] = [
 ];
 
 /** Raw query-string or path values (already percent-encoded, some of them wrongly). */
-export const RAW: string[] = ['%00', 'cust_%00', '%ED%A0%80', '%E0%A4%A', '%', '0000-01-01', '2026-02-31', '1e400', 'x'.repeat(3_000)];
+export const RAW: string[] = ['%00', 'cust_%00', '%ED%A0%80', '%E0%A4%A', '%', '0000-01-01', '2026-02-31'];
 
 /** Whole bodies that are wrong before any field is read. */
 export const BODIES: [string, { body: string | Uint8Array; headers: Record<string, string> }][] = [
