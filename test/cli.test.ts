@@ -30,7 +30,9 @@ describe('operator CLI on the embedded database', { timeout: 120_000 }, () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('creates a store and prints its keys once; only their hashes are stored', async () => {
-    const res = await cli(['stores', 'create', '--name', 'Acme', '--json'], { DATA_DIR: dataDir });
+    // In this process: the command's own code path (a fresh data directory: initdb and every
+    // migration), without a Node start; the lock test below runs it as a process.
+    const res = await runCommand(['stores', 'create', '--name', 'Acme', '--json'], { DATA_DIR: dataDir });
     expect(res.code, res.stderr).toBe(0);
     const store = JSON.parse(res.stdout);
     expect(store).toMatchObject({ id: expect.stringMatching(/^sto_/), name: 'Acme' });
