@@ -34,8 +34,9 @@ export class RateLimitError extends AppError {
   }
 }
 
-/** `RateLimit-*` (IETF draft) on every limited answer; `Retry-After` too when refused. */
-export function quotaHeaders(quota: Quota, refused = false): Record<string, string> {
+/** `RateLimit-*` (IETF draft) on every limited answer; `Retry-After` too when refused; none where nothing is limited. */
+export function quotaHeaders(quota: Quota | null, refused = false): Record<string, string> {
+  if (!quota) return {};
   return {
     'RateLimit-Limit': String(quota.limit),
     'RateLimit-Remaining': String(quota.remaining),
@@ -45,8 +46,8 @@ export function quotaHeaders(quota: Quota, refused = false): Record<string, stri
 }
 
 export interface Limiter {
-  /** Spends `points` of `key`'s window; throws RateLimitError when they are not there. */
-  take(key: string, points?: number): Promise<Quota>;
+  /** Spends `points` of `key`'s window; throws RateLimitError when they are not there. Null: no limit applies. */
+  take(key: string, points?: number): Promise<Quota | null>;
 }
 
 export interface RateLimits {
@@ -56,7 +57,8 @@ export interface RateLimits {
   close(): Promise<void>;
 }
 
-const unlimited: Limiter = { take: async () => ({ limit: 0, remaining: 0, resetSeconds: 0 }) };
+// RATE_LIMIT=off: no quota, so no `RateLimit-*` headers (a limit of 0 would tell clients to stop).
+const unlimited: Limiter = { take: async () => null };
 
 function limiter(make: (opts: { keyPrefix: string; points: number; duration: number }) => RateLimiterAbstract, name: string, points: number, duration: number, what: string): Limiter {
   const rl = make({ keyPrefix: `billing:rl:${name}`, points, duration });

@@ -86,6 +86,20 @@ describe('rate limits (in memory)', () => {
   });
 });
 
+describe('rate limits off (RATE_LIMIT=off)', () => {
+  it('sends no RateLimit headers rather than a limit of 0', async () => {
+    const s = await startTestService({ env: { JOB_RUNNER: 'off', RATE_LIMIT: 'off' } });
+    try {
+      const res = await api(s.testUrl, (await s.createStore()).test_api_key)('GET', '/v1/products/search');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('ratelimit-limit')).toBeNull();
+      expect(res.headers.get('ratelimit-remaining')).toBeNull();
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe('rate limits shared through Redis', () => {
   let a: TestService;
   let b: RunningService | undefined;

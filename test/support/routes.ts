@@ -36,7 +36,7 @@ export function v1Routes(): RouteInfo[] {
 
 /** Every route of the hosted pages (checkout, portal), read from their routers. */
 export function pageRoutes(): RouteInfo[] {
-  const none = { take: async () => ({ limit: 0, remaining: 0, resetSeconds: 0 }) };
+  const none = { take: async () => null };
   return [...routesOf(checkoutPages({} as never, { bodyLimit: '1kb', submits: none })), ...routesOf(portalPages({} as never))];
 }
 
