@@ -65,30 +65,26 @@ export class JobRunner {
   }
 
   /** Every kind until nothing is due; items claimed, by runner kind. */
-  async runUntilIdle(only?: Tenant): Promise<Record<string, number>> {
-    const total: Record<string, number> = {};
-    for (;;) {
-      const counts = await this.runOnce(only);
-      let claimed = 0;
-      for (const [name, n] of Object.entries(counts)) {
-        total[name] = (total[name] ?? 0) + n;
-        claimed += n;
-      }
-      if (claimed === 0) return total;
-    }
+  runUntilIdle(only?: Tenant): Promise<Record<string, number>> {
+    return this.drain(only, undefined, (name, batch) => [[name, batch.claimed]]);
   }
 
   /**
    * The runner kinds named (all when none are) until nothing is due, with the items run by the
    * kind of work (`subscription.renew`): what moving a store's test clock runs.
    */
-  async runDueWork(only?: Tenant, kinds?: readonly string[]): Promise<Record<string, number>> {
+  runDueWork(only?: Tenant, kinds?: readonly string[]): Promise<Record<string, number>> {
+    return this.drain(only, kinds, (_name, batch) => Object.entries(batch.byKind));
+  }
+
+  /** Batches until one claims nothing, adding up what `tally` reads from each. */
+  private async drain(only: Tenant | undefined, kinds: readonly string[] | undefined, tally: (name: string, batch: BatchCounts) => [string, number][]): Promise<Record<string, number>> {
     const total: Record<string, number> = {};
     for (;;) {
       let claimed = 0;
-      for (const batch of Object.values(await this.batches(only, kinds))) {
+      for (const [name, batch] of Object.entries(await this.batches(only, kinds))) {
         claimed += batch.claimed;
-        for (const [name, n] of Object.entries(batch.byKind)) total[name] = (total[name] ?? 0) + n;
+        for (const [key, n] of tally(name, batch)) total[key] = (total[key] ?? 0) + n;
       }
       if (claimed === 0) return total;
     }
