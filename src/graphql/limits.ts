@@ -1,7 +1,7 @@
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { createComplexityRule, type FieldComplexityValue } from '@pothos/plugin-complexity';
-import { getNamedType, GraphQLError, isLeafType, validate, visit, type ASTNode, type DocumentNode, type GraphQLField } from 'graphql';
+import { getNamedType, getNullableType, GraphQLError, isLeafType, isListType, validate, visit, type ASTNode, type DocumentNode, type GraphQLField } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE, unstorableTextPaths } from '../lib/text.js';
 
@@ -47,7 +47,7 @@ export function fieldCost(args: Record<string, unknown>, ctx: object, field: Gra
   }
   if (Array.isArray(args.ids)) return { field: 1, multiplier: args.ids.length };
   if (field.name === 'edges' || field.name === 'nodes') return { field: 0, multiplier: 1 };
-  return field.type.toString().includes('[') ? { field: 1, multiplier: 10 } : 1;
+  return isListType(getNullableType(field.type)) ? { field: 1, multiplier: 10 } : 1;
 }
 
 /** A refusal of the request as a whole: 400, like REST's, before anything runs. */

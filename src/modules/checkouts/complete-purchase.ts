@@ -104,7 +104,7 @@ export async function completePurchase(
         paymentMethodBrand: charge.savedPaymentMethod?.brand ?? null,
         paymentMethodLast4: charge.savedPaymentMethod?.last4 ?? null,
         taxCountry: buyer.country,
-        taxId: normalizeTaxId(buyer.tax_id ?? ''),
+        taxId: normalizeTaxId(buyer.tax_id),
         metadata: c.metadata ?? {},
         createdAt: now,
         items: {

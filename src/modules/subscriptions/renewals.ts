@@ -148,17 +148,15 @@ function retryAt(last: Pick<Transaction, 'attempt'>, tries: Transaction[], retry
   return delay === undefined ? null : new Date(first.createdAt.getTime() + delay * DAY_MS);
 }
 
-const announce = announceSubscription;
-
 /** At the end of its period a `scheduled_cancel` subscription does what was scheduled: cancel or pause. */
 async function executeScheduled(ctx: RequestContext, s: Sub): Promise<void> {
   if (s.scheduledAction === 'pause') {
     await db(ctx).subscription.update({ where: { id: s.id }, data: { status: 'paused', scheduledAction: null, nextTransactionDate: null } });
-    await announce(ctx, s.id, ['subscription.paused']);
+    await announceSubscription(ctx, s.id, ['subscription.paused']);
     return;
   }
   await db(ctx).subscription.update({ where: { id: s.id }, data: { status: 'canceled', scheduledAction: null, canceledAt: s.currentPeriodEndDate, nextTransactionDate: null } });
-  await announce(ctx, s.id, ['subscription.canceled']);
+  await announceSubscription(ctx, s.id, ['subscription.canceled']);
 }
 
 /**
@@ -197,21 +195,21 @@ async function finishTry(ctx: RequestContext, t: Try, result: ChargeResult, retr
     await scheduleJob(ctx, RENEW_JOB, s.id, periodEnd);
     await expectDispute(ctx, t.transaction.id, result);
     // From a trial or from past due, the subscription is active again: say so before it is paid.
-    await announce(ctx, s.id, wasActive ? ['subscription.paid'] : ['subscription.active', 'subscription.paid']);
+    await announceSubscription(ctx, s.id, wasActive ? ['subscription.paid'] : ['subscription.active', 'subscription.paid']);
     return;
   }
   const tries = await db(ctx).transaction.findMany({ where: { subscriptionId: s.id, periodStart: t.transaction.periodStart, attempt: { not: null } }, orderBy: { attempt: 'desc' } });
   const next = retryAt(t.transaction, tries, retryDays);
   if (next === null) {
     await db(ctx).subscription.update({ where: { id: s.id }, data: { status: 'unpaid', nextTransactionDate: null } });
-    await announce(ctx, s.id, ['subscription.unpaid']);
+    await announceSubscription(ctx, s.id, ['subscription.unpaid']);
     return;
   }
   const firstFailure = s.status !== 'past_due';
   await db(ctx).subscription.update({ where: { id: s.id }, data: { status: 'past_due', nextTransactionDate: next } });
   await scheduleJob(ctx, RENEW_JOB, s.id, next);
   // The first failure of a period: it ended without payment.
-  if (firstFailure) await announce(ctx, s.id, ['subscription.past_due', 'subscription.expired']);
+  if (firstFailure) await announceSubscription(ctx, s.id, ['subscription.past_due', 'subscription.expired']);
 }
 
 /**
