@@ -1,11 +1,10 @@
-import { Creem } from 'creem';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { setPaymentProcessor } from '../../src/modules/payments/processor.js';
 import { DECLINES_LATER_CARD, simulatedProcessor } from '../../src/modules/payments/simulated-processor.js';
 import { withStoreClock } from '../../src/modules/test-clock/test-clock.service.js';
 import { expectEventsParse } from '../support/events.js';
 import { makePaidCheckout, makeRecurringProduct } from '../support/factories.js';
-import { api, startTestService, type TestService } from '../support/service.js';
+import { billingHarness } from '../support/billing-harness.js';
 
 /** new × remaining / period − old × remaining / period, rounded half away from zero once: computed here independently. */
 function prorated(oldAmount: number, newAmount: number, start: string, end: string, at: string): number {
@@ -17,49 +16,35 @@ function prorated(oldAmount: number, newAmount: number, start: string, end: stri
 }
 
 describe('update and upgrade with proration', () => {
-  let service: TestService;
-  let call: ReturnType<typeof api>;
-  let client: Creem;
-  let store: { id: string };
-
-  beforeAll(async () => {
-    service = await startTestService({ env: { JOB_RUNNER: 'off' } });
-  });
-  afterAll(() => service?.close());
-  beforeEach(async () => {
-    const created = await service.createStore('Proration');
-    store = created;
-    call = api(service.testUrl, created.test_api_key);
-    client = new Creem({ apiKey: created.test_api_key, serverURL: service.testUrl });
-  });
+  const h = billingHarness('Proration', { storePerTest: true });
 
   /** A monthly subscription to a 10.00 plan (no tax: a US buyer), and a 30.00 plan to move to, ten days into the period. */
   async function midPeriod(card?: string) {
-    const ctx = await withStoreClock(service.contextOf(store));
+    const ctx = await withStoreClock(h.service.contextOf(h.store));
     const basic = await makeRecurringProduct(ctx, { name: 'Basic', price: 1_000 });
     const pro = await makeRecurringProduct(ctx, { name: 'Pro', price: 3_000 });
     const paid = await makePaidCheckout(ctx, basic.id, { buyer: { country: 'US', ...(card ? { card_number: card } : {}) } });
     const id = paid.subscription!.id;
-    await call('POST', '/v1/test-clock/advance', { seconds: 10 * 86_400 + 12_345 });
-    const s = (await call('GET', `/v1/subscriptions?subscription_id=${id}`)).json;
+    await h.call('POST', '/v1/test-clock/advance', { seconds: 10 * 86_400 + 12_345 });
+    const s = (await h.call('GET', `/v1/subscriptions?subscription_id=${id}`)).json;
     return { id, basic, pro, start: s.current_period_start_date as string, end: s.current_period_end_date as string };
   }
-  const paidInvoices = async (id: string) => (await service.db.prisma.transaction.findMany({ where: { subscriptionId: id, status: 'paid' }, orderBy: { createdAt: 'asc' } })).map((t) => Number(t.amount));
-  const renew = async (end: string) => (await call('POST', '/v1/test-clock/advance', { to: new Date(Date.parse(end) + 1_000).toISOString() })).json.ran;
+  const paidInvoices = async (id: string) => (await h.service.db.prisma.transaction.findMany({ where: { subscriptionId: id, status: 'paid' }, orderBy: { createdAt: 'asc' } })).map((t) => Number(t.amount));
+  const renew = async (end: string) => (await h.call('POST', '/v1/test-clock/advance', { to: new Date(Date.parse(end) + 1_000).toISOString() })).json.ran;
 
   it('upgrade, charged now: the charge is exactly what the preview said, and the next invoice too', async () => {
     const { id, pro, start, end } = await midPeriod();
-    const preview = (await call('POST', `/v1/subscriptions/${id}/upgrade/preview`, { product_id: pro.id })).json;
+    const preview = (await h.call('POST', `/v1/subscriptions/${id}/upgrade/preview`, { product_id: pro.id })).json;
     const expected = prorated(1_000, 3_000, start, end, preview.proration_date);
     expect(expected).toBeGreaterThan(0);
     expect(preview).toMatchObject({ object: 'subscription_change_preview', proration_amount: expected, charge_now: { amount: expected }, next_invoice: { amount: 3_000 } });
-    const upgraded = await client.subscriptions.upgrade(id, { productId: pro.id, updateBehavior: 'proration-charge-immediately', ...({ proration_date: preview.proration_date } as object) });
+    const upgraded = await h.client.subscriptions.upgrade(id, { productId: pro.id, updateBehavior: 'proration-charge-immediately', ...({ proration_date: preview.proration_date } as object) });
     expect(upgraded.status).toBe('active');
     // The official client drops fields it does not know (proration_date), so the change is priced a moment later: same formula, same second.
     const charged = (await paidInvoices(id)).slice(1);
     expect(charged).toHaveLength(1);
     expect(Math.abs(charged[0]! - expected)).toBeLessThanOrEqual(1);
-    const exact = await call('GET', `/v1/subscriptions?subscription_id=${id}`);
+    const exact = await h.call('GET', `/v1/subscriptions?subscription_id=${id}`);
     expect(exact.json.product.id).toBe(pro.id);
     expect(exact.json.current_period_end_date).toBe(end);
     await renew(end);
@@ -68,71 +53,71 @@ describe('update and upgrade with proration', () => {
 
   it('the change at the preview’s proration_date charges exactly the preview, to the unit', async () => {
     const { id, pro } = await midPeriod();
-    const preview = (await call('POST', `/v1/subscriptions/${id}/upgrade/preview`, { product_id: pro.id })).json;
-    await call('POST', '/v1/test-clock/advance', { seconds: 3_600 });
-    const res = await call('POST', `/v1/subscriptions/${id}/upgrade`, { product_id: pro.id, proration_date: preview.proration_date });
+    const preview = (await h.call('POST', `/v1/subscriptions/${id}/upgrade/preview`, { product_id: pro.id })).json;
+    await h.call('POST', '/v1/test-clock/advance', { seconds: 3_600 });
+    const res = await h.call('POST', `/v1/subscriptions/${id}/upgrade`, { product_id: pro.id, proration_date: preview.proration_date });
     expect(res.status, res.text).toBe(200);
     expect((await paidInvoices(id)).slice(1)).toEqual([preview.charge_now.amount]);
   });
 
   it('downgrade with proration-charge: a credit on the next invoice, which equals the preview', async () => {
     const { id, pro, start, end } = await midPeriod();
-    const mid = await makeRecurringProduct(await withStoreClock(service.contextOf(store)), { name: 'Mid', price: 2_000 });
+    const mid = await makeRecurringProduct(await withStoreClock(h.service.contextOf(h.store)), { name: 'Mid', price: 2_000 });
     // Onto Pro first (no proration), then down to Mid, the credit going to the next invoice.
-    await call('POST', `/v1/subscriptions/${id}/upgrade`, { product_id: pro.id, update_behavior: 'proration-none' });
-    const preview = (await call('POST', `/v1/subscriptions/${id}/upgrade/preview`, { product_id: mid.id, update_behavior: 'proration-charge' })).json;
+    await h.call('POST', `/v1/subscriptions/${id}/upgrade`, { product_id: pro.id, update_behavior: 'proration-none' });
+    const preview = (await h.call('POST', `/v1/subscriptions/${id}/upgrade/preview`, { product_id: mid.id, update_behavior: 'proration-charge' })).json;
     const credit = prorated(3_000, 2_000, start, end, preview.proration_date);
     expect(credit).toBeLessThan(0);
     expect(preview).toMatchObject({ charge_now: { amount: 0 }, next_invoice: { amount: 2_000 + credit } });
-    const res = await call('POST', `/v1/subscriptions/${id}/upgrade`, { product_id: mid.id, update_behavior: 'proration-charge', proration_date: preview.proration_date });
+    const res = await h.call('POST', `/v1/subscriptions/${id}/upgrade`, { product_id: mid.id, update_behavior: 'proration-charge', proration_date: preview.proration_date });
     expect(res.status, res.text).toBe(200);
     expect(await paidInvoices(id)).toEqual([1_000]);
     await renew(end);
     expect(await paidInvoices(id)).toEqual([1_000, 2_000 + credit]);
     // The credit was used up: the invoice after is the plain price.
-    await renew((await call('GET', `/v1/subscriptions?subscription_id=${id}`)).json.current_period_end_date);
+    await renew((await h.call('GET', `/v1/subscriptions?subscription_id=${id}`)).json.current_period_end_date);
     expect((await paidInvoices(id)).slice(-1)).toEqual([2_000]);
   });
 
   it('a credit larger than the next invoice makes it free and waits for the one after', async () => {
     const { id, basic, pro, end } = await midPeriod();
-    await call('POST', `/v1/subscriptions/${id}/upgrade`, { product_id: pro.id, update_behavior: 'proration-none' });
-    const preview = (await call('POST', `/v1/subscriptions/${id}/upgrade/preview`, { product_id: basic.id, update_behavior: 'proration-charge' })).json;
+    await h.call('POST', `/v1/subscriptions/${id}/upgrade`, { product_id: pro.id, update_behavior: 'proration-none' });
+    const preview = (await h.call('POST', `/v1/subscriptions/${id}/upgrade/preview`, { product_id: basic.id, update_behavior: 'proration-charge' })).json;
     expect(preview.next_invoice.amount).toBe(0);
     expect(preview.proration_amount).toBeLessThan(-1_000);
-    await call('POST', `/v1/subscriptions/${id}/upgrade`, { product_id: basic.id, update_behavior: 'proration-charge', proration_date: preview.proration_date });
+    await h.call('POST', `/v1/subscriptions/${id}/upgrade`, { product_id: basic.id, update_behavior: 'proration-charge', proration_date: preview.proration_date });
     await renew(end);
-    await renew((await call('GET', `/v1/subscriptions?subscription_id=${id}`)).json.current_period_end_date);
+    await renew((await h.call('GET', `/v1/subscriptions?subscription_id=${id}`)).json.current_period_end_date);
     expect(await paidInvoices(id)).toEqual([1_000, 0, 1_000 + 1_000 + preview.proration_amount]);
   });
 
   it('update units with proration-charge (the client’s default) and proration-none', async () => {
     const { id, start, end } = await midPeriod();
-    const item = (await call('GET', `/v1/subscriptions?subscription_id=${id}`)).json.items[0];
-    const preview = (await call('POST', `/v1/subscriptions/${id}/upgrade/preview`, { units: 3, update_behavior: 'proration-charge' })).json;
-    const res = await call('POST', `/v1/subscriptions/${id}`, { items: [{ id: item.id, units: 3 }], update_behavior: 'proration-charge', proration_date: preview.proration_date });
+    const item = (await h.call('GET', `/v1/subscriptions?subscription_id=${id}`)).json.items[0];
+    const preview = (await h.call('POST', `/v1/subscriptions/${id}/upgrade/preview`, { units: 3, update_behavior: 'proration-charge' })).json;
+    const res = await h.call('POST', `/v1/subscriptions/${id}`, { items: [{ id: item.id, units: 3 }], update_behavior: 'proration-charge', proration_date: preview.proration_date });
     expect(res.status, res.text).toBe(200);
     expect(res.json.items[0].units).toBe(3);
     const extra = prorated(1_000, 3_000, start, end, preview.proration_date);
     expect(preview.next_invoice.amount).toBe(3_000 + extra);
-    const viaClient = await client.subscriptions.update(id, { items: [{ id: item.id, units: 4 }], updateBehavior: 'proration-none' });
+    const viaClient = await h.client.subscriptions.update(id, { items: [{ id: item.id, units: 4 }], updateBehavior: 'proration-none' });
     expect(viaClient.items?.[0]?.units).toBe(4);
     await renew(end);
     expect((await paidInvoices(id)).slice(-1)).toEqual([4_000 + extra]);
-    expect((await call('POST', `/v1/subscriptions/${id}`, { items: [{ id: 'sitem_01HZZZZZZZZZZZZZZZZZZZZZZZ', units: 2 }] })).json.message).toEqual([expect.stringMatching(/^items\[0\]\.id: is not an item/)]);
+    expect((await h.call('POST', `/v1/subscriptions/${id}`, { items: [{ id: 'sitem_01HZZZZZZZZZZZZZZZZZZZZZZZ', units: 2 }] })).json.message).toEqual([expect.stringMatching(/^items\[0\]\.id: is not an item/)]);
   });
 
   it('a declined immediate charge changes nothing (402); impossible upgrades are refused naming the field', async () => {
     const { id, basic, pro } = await midPeriod(DECLINES_LATER_CARD);
-    const declined = await call('POST', `/v1/subscriptions/${id}/upgrade`, { product_id: pro.id });
+    const declined = await h.call('POST', `/v1/subscriptions/${id}/upgrade`, { product_id: pro.id });
     expect(declined.status).toBe(402);
     expect(declined.json.code).toBe('card_declined');
-    expect((await call('GET', `/v1/subscriptions?subscription_id=${id}`)).json.product.id).toBe(basic.id);
-    const ctx = await withStoreClock(service.contextOf(store));
+    expect((await h.call('GET', `/v1/subscriptions?subscription_id=${id}`)).json.product.id).toBe(basic.id);
+    const ctx = await withStoreClock(h.service.contextOf(h.store));
     const usd = await makeRecurringProduct(ctx, { currency: 'USD' });
-    const same = await call('POST', `/v1/subscriptions/${id}/upgrade`, { product_id: basic.id });
+    const same = await h.call('POST', `/v1/subscriptions/${id}/upgrade`, { product_id: basic.id });
     expect(same.json.message).toEqual(['product_id: changes nothing: the subscription already has it']);
-    expect((await call('POST', `/v1/subscriptions/${id}/upgrade`, { product_id: usd.id })).json.message).toEqual([expect.stringMatching(/^product_id: must be priced in EUR/)]);
+    expect((await h.call('POST', `/v1/subscriptions/${id}/upgrade`, { product_id: usd.id })).json.message).toEqual([expect.stringMatching(/^product_id: must be priced in EUR/)]);
   });
 
   it('a change paid while the subscription changed meanwhile (canceled during the charge) is still recorded and applied', async () => {
@@ -142,7 +127,7 @@ describe('update and upgrade with proration', () => {
       ...simulatedProcessor,
       name: 'slow',
       charge: async (request) => {
-        expect((await call('POST', `/v1/subscriptions/${id}/cancel`, { mode: 'immediate' })).status).toBe(200);
+        expect((await h.call('POST', `/v1/subscriptions/${id}/cancel`, { mode: 'immediate' })).status).toBe(200);
         return simulatedProcessor.charge(request);
       },
       lookup: (key) => simulatedProcessor.lookup(key),
@@ -150,10 +135,10 @@ describe('update and upgrade with proration', () => {
       lookupRefund: (key) => simulatedProcessor.lookupRefund(key),
     });
     try {
-      const res = await call('POST', `/v1/subscriptions/${id}/upgrade`, { product_id: pro.id });
+      const res = await h.call('POST', `/v1/subscriptions/${id}/upgrade`, { product_id: pro.id });
       expect(res.status, res.text).toBe(200);
       expect(res.json).toMatchObject({ status: 'canceled', product: { id: pro.id } });
-      const proration = await service.db.prisma.transaction.findMany({ where: { subscriptionId: id, attempt: null, checkoutId: null } });
+      const proration = await h.service.db.prisma.transaction.findMany({ where: { subscriptionId: id, attempt: null, checkoutId: null } });
       expect(proration.map((t) => t.status)).toEqual(['paid']);
     } finally {
       setPaymentProcessor('test', simulatedProcessor);
@@ -162,12 +147,12 @@ describe('update and upgrade with proration', () => {
 
   it('runs through GraphQL: preview query and upgrade mutation agree', async () => {
     const { id, pro } = await midPeriod();
-    const q = await call('POST', '/graphql', {
+    const q = await h.call('POST', '/graphql', {
       query: 'query($id: ID!, $p: ID) { subscriptionChangePreview(id: $id, productId: $p) { prorationDate chargeNow { amount { amount } } } }',
       variables: { id, p: pro.id },
     });
     const preview = q.json.data.subscriptionChangePreview;
-    const m = await call('POST', '/graphql', {
+    const m = await h.call('POST', '/graphql', {
       query: 'mutation($i: UpgradeSubscriptionInput!) { upgradeSubscription(input: $i) { subscription { product { id } } userErrors { code } } }',
       variables: { i: { id, productId: pro.id, prorationDate: preview.prorationDate } },
     });
@@ -176,6 +161,6 @@ describe('update and upgrade with proration', () => {
   });
 
   it('emits subscription.update bodies that parse with the official client’s models', async () => {
-    await expectEventsParse(service.db, ['subscription.update']);
+    await expectEventsParse(h.service.db, ['subscription.update']);
   });
 });

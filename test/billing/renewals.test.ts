@@ -1,40 +1,26 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withStoreClock } from '../../src/modules/test-clock/test-clock.service.js';
 import { DECLINES_LATER_CARD } from '../../src/modules/payments/simulated-processor.js';
 import { expectEventsParse } from '../support/events.js';
 import { makePaidCheckout, makeRecurringProduct } from '../support/factories.js';
-import { api, startTestService, type TestService } from '../support/service.js';
+import { billingHarness } from '../support/billing-harness.js';
 
 /**
  * Recurring billing driven by the test clock, as a seller tests it: buy, move the store's
  * clock, and read what the API says was charged.
  */
 describe('renewals and dunning', () => {
-  let service: TestService;
-  let call: ReturnType<typeof api>;
-  let store: { id: string };
+  const h = billingHarness('Renewals', { storePerTest: true });
 
-  beforeAll(async () => {
-    // No background rounds: only the test clock's advance runs the due work, so each step is exact.
-    service = await startTestService({ env: { JOB_RUNNER: 'off' } });
-  });
-  afterAll(() => service?.close());
-  // A store (and so a clock) per scenario: an advance runs all of its store's due work.
-  beforeEach(async () => {
-    const created = await service.createStore('Renewals');
-    store = created;
-    call = api(service.testUrl, created.test_api_key);
-  });
-
-  const ctx = () => withStoreClock(service.contextOf(store));
+  const ctx = () => withStoreClock(h.service.contextOf(h.store));
   const advanceTo = async (iso: string | Date) => {
-    const res = await call('POST', '/v1/test-clock/advance', { to: typeof iso === 'string' ? iso : iso.toISOString() });
+    const res = await h.call('POST', '/v1/test-clock/advance', { to: typeof iso === 'string' ? iso : iso.toISOString() });
     expect(res.status, res.text).toBe(200);
     return res.json as { now: string; ran: Record<string, number> };
   };
-  const subscription = async (id: string) => (await call('GET', `/v1/subscriptions?subscription_id=${id}`)).json;
+  const subscription = async (id: string) => (await h.call('GET', `/v1/subscriptions?subscription_id=${id}`)).json;
   const invoices = async (id: string) =>
-    (await service.db.prisma.transaction.findMany({ where: { subscriptionId: id }, orderBy: { createdAt: 'asc' } })).map((t) => ({
+    (await h.service.db.prisma.transaction.findMany({ where: { subscriptionId: id }, orderBy: { createdAt: 'asc' } })).map((t) => ({
       amount: Number(t.amount),
       discount: Number(t.discountAmount),
       tax: Number(t.taxAmount),
@@ -43,7 +29,7 @@ describe('renewals and dunning', () => {
       end: t.periodEnd?.toISOString().slice(0, 10),
     }));
   const eventTypes = async (subscriptionId: string) =>
-    (await service.db.prisma.event.findMany({ where: { storeId: store.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }))
+    (await h.service.db.prisma.event.findMany({ where: { storeId: h.store.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }))
       .filter((e) => (e.payload as { id?: string }).id === subscriptionId)
       .map((e) => e.type);
 
@@ -76,7 +62,7 @@ describe('renewals and dunning', () => {
 
   it('applies a repeating 3-month discount to exactly the first three invoices', async () => {
     const product = await makeRecurringProduct(await ctx(), { price: 1000 });
-    const discount = await call('POST', '/v1/discounts', { name: 'Three months', code: `THREE${Date.now()}`, type: 'percentage', percentage: 25, duration: 'repeating', duration_in_months: 3 });
+    const discount = await h.call('POST', '/v1/discounts', { name: 'Three months', code: `THREE${Date.now()}`, type: 'percentage', percentage: 25, duration: 'repeating', duration_in_months: 3 });
     expect(discount.status, discount.text).toBe(200);
     const paid = await makePaidCheckout(await ctx(), product.id, { checkout: { discount_code: discount.json.code }, buyer: { country: 'US' } });
     const id = paid.subscription!.id;
@@ -140,7 +126,7 @@ describe('renewals and dunning', () => {
     await advanceTo(new Date(end + 1_000));
     expect((await subscription(id)).status).toBe('past_due');
 
-    const link = (await call('POST', '/v1/customers/billing', { customer_id: paid.customer!.id })).json.customer_portal_link as string;
+    const link = (await h.call('POST', '/v1/customers/billing', { customer_id: paid.customer!.id })).json.customer_portal_link as string;
     const page = await fetch(link);
     const cookie = page.headers.get('set-cookie')!.split(';')[0]!;
     const html = await page.text();
@@ -173,6 +159,6 @@ describe('renewals and dunning', () => {
   });
 
   it('emits events whose bodies parse with the official client’s models', async () => {
-    await expectEventsParse(service.db, ['subscription.paid', 'subscription.active', 'subscription.trialing', 'subscription.past_due', 'subscription.expired', 'subscription.unpaid']);
+    await expectEventsParse(h.service.db, ['subscription.paid', 'subscription.active', 'subscription.trialing', 'subscription.past_due', 'subscription.expired', 'subscription.unpaid']);
   });
 });
