@@ -145,6 +145,15 @@ describe('update and upgrade with proration', () => {
     }
   });
 
+  it('two upgrades at once charge the proration once', async () => {
+    const { id, pro } = await midPeriod();
+    const answers = await Promise.all([h.call('POST', `/v1/subscriptions/${id}/upgrade`, { product_id: pro.id }), h.call('POST', `/v1/subscriptions/${id}/upgrade`, { product_id: pro.id })]);
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    // The other finds the change being charged (409) or already made (400), and charges nothing.
+    expect(answers.filter((a) => a.status !== 200).map((a) => a.json.code)).toEqual([expect.stringMatching(/^(change_in_progress|validation_failed)$/)]);
+    expect((await paidInvoices(id)).slice(1)).toHaveLength(1);
+  });
+
   it('runs through GraphQL: preview query and upgrade mutation agree', async () => {
     const { id, pro } = await midPeriod();
     const q = await h.call('POST', '/graphql', {
