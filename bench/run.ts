@@ -364,11 +364,14 @@ async function main(cleanup: Cleanup): Promise<number> {
 /** The renewal section's table and target; 1 when something was wrong. */
 function reportRenewals(r: RenewalBench): number {
   console.log(`\nRenewals on PostgreSQL: ${r.renewals} due monthly subscriptions, simulated processor.`);
-  console.log('ours: one `npm run worker` process (claim, record the try, charge, record the paid invoice, move the period, schedule the next, subscription.paid).');
-  console.log('baseline: the same rows written by hand-written SQL in the same two transactions per renewal, as many connections as the worker runs renewals at once.\n');
+  console.log('ours: one `npm run worker` process (claim, record the try, charge, record the paid invoice, move the period, schedule the next, subscription.paid), claimed 200 at a time and worked in groups of 50.');
+  console.log('baselines: the same rows written by hand-written SQL, as many connections as the worker runs groups at once: one renewal per two transactions, and a group of 50 per two transactions.\n');
   console.log(formatRenewalBench(r));
+  // Issue 10's target is set against the one-at-a-time baseline; the batched one shows how far
+  // our worker is from SQL written by hand for the same batches, and is reported beside it.
   const ratio = r.workerPerSec / r.baselinePerSec;
-  console.log(`target: at least 500 renewals/s and 0.3 of the baseline: ${r.workerPerSec >= 500 && ratio >= 0.3 ? 'met' : 'NOT met'} (${r.workerPerSec.toFixed(0)}/s, ${ratio.toFixed(2)})`);
+  console.log(`target: at least 500 renewals/s and 0.3 of the one-at-a-time baseline: ${r.workerPerSec >= 500 && ratio >= 0.3 ? 'met' : 'NOT met'} (${r.workerPerSec.toFixed(0)}/s, ${ratio.toFixed(2)})`);
+  console.log(`against the batched baseline: ${(r.workerPerSec / r.batchedBaselinePerSec).toFixed(2)} (not a target)`);
   for (const p of r.problems) console.error(`BROKEN: ${p}`);
   return r.problems.length ? 1 : 0;
 }

@@ -245,6 +245,141 @@ export async function lockRow(ctx: TenantContext, model: string, id: string): Pr
   return rows.length > 0;
 }
 
+/**
+ * Locks rows of the caller's tenant until the transaction ends, in id order (two batches
+ * sharing rows wait for each other instead of deadlocking). Returns the ids that exist.
+ */
+export async function lockRows(ctx: TenantContext, model: string, ids: readonly string[]): Promise<string[]> {
+  if (!ids.length) return [];
+  const rows = await transactionOf(ctx, 'lockRows').$queryRaw<{ id: string }[]>`
+    SELECT "id" FROM ${tenantTable(model)} WHERE "id" IN (${Prisma.join(ids)}) AND "storeId" = ${ctx.storeId} AND "mode" = CAST(${ctx.mode} AS "Mode")
+     ORDER BY "id" FOR UPDATE`;
+  return rows.map((r) => r.id);
+}
+
+type Column = { name: string; sqlType: string; updatedAt: boolean };
+const COLUMNS: Map<string, Map<string, Column>> = (() => {
+  const scalar: Record<string, string> = { String: 'text', Int: 'integer', BigInt: 'bigint', Boolean: 'boolean', DateTime: 'timestamptz', Json: 'jsonb' };
+  const out = new Map<string, Map<string, Column>>();
+  for (const [name, model] of Object.entries(getDatamodel().datamodel.models)) {
+    const columns = new Map<string, Column>();
+    for (const f of model.fields) {
+      if (f.isList || (f.kind !== 'scalar' && f.kind !== 'enum')) continue;
+      const sqlType = f.kind === 'enum' ? `"${f.type}"` : scalar[f.type];
+      if (sqlType) columns.set(f.name, { name: f.name, sqlType, updatedAt: f.isUpdatedAt === true });
+    }
+    out.set(name, columns);
+  }
+  return out;
+})();
+
+const sameColumns = (row: Record<string, unknown>, names: readonly string[]) => Object.keys(row).length === names.length && names.every((n) => n in row);
+
+function sqlValue(value: unknown, column: Column): Prisma.Sql {
+  if (value === null || value === undefined) return Prisma.sql`CAST(NULL AS ${Prisma.raw(column.sqlType)})`;
+  const v = typeof value === 'bigint' ? value.toString() : column.sqlType === 'jsonb' ? JSON.stringify(value) : value;
+  return Prisma.sql`CAST(${v} AS ${Prisma.raw(column.sqlType)})`;
+}
+
+/**
+ * Writes a different value set to each of many rows of the caller's tenant in one statement,
+ * what Prisma's `updateMany` (one value set for all) cannot: a batch settling each renewal with
+ * its own period and payment reference. Rows are found by the `key` columns (default `id`);
+ * every row sets the same columns; `onlyIf` narrows the write to rows still in a given state.
+ * `@updatedAt` columns are set as Prisma sets them. Returns the keys of the rows written.
+ */
+export async function updateRows(
+  ctx: TenantContext,
+  model: string,
+  rows: readonly Record<string, unknown>[],
+  options: { key?: readonly string[]; onlyIf?: Record<string, string | number | boolean> } = {},
+): Promise<Record<string, unknown>[]> {
+  if (!rows.length) return [];
+  const table = tenantTable(model);
+  const columns = COLUMNS.get(model)!;
+  const key = options.key ?? ['id'];
+  const names = Object.keys(rows[0]!);
+  const column = (name: string) => {
+    const c = columns.get(name);
+    if (!c) throw new Error(`${model}.${name} is not a scalar column`);
+    return c;
+  };
+  for (const k of key) if (!names.includes(k)) throw new Error(`updateRows on ${model}: every row needs its key ${k}`);
+  const sets = names.filter((n) => !key.includes(n));
+  const values = rows.map((row) => {
+    if (!sameColumns(row, names)) throw new Error(`updateRows on ${model}: every row sets the same columns`);
+    return Prisma.sql`(${Prisma.join(names.map((n) => sqlValue(row[n], column(n))))})`;
+  });
+  const quoted = (n: string) => Prisma.raw(`"${column(n).name}"`);
+  const now = new Date();
+  const assignments = [
+    ...sets.map((n) => Prisma.sql`${quoted(n)} = v.${quoted(n)}`),
+    ...[...columns.values()].filter((c) => c.updatedAt && !sets.includes(c.name)).map((c) => Prisma.sql`${quoted(c.name)} = ${now}`),
+  ];
+  // The keys also as lists: the planner then reads the rows through the key's index instead
+  // of joining the value list against the tenant's whole table.
+  const conditions = [
+    ...key.map((k) => Prisma.sql`t.${quoted(k)} = v.${quoted(k)}`),
+    ...key.map((k) => Prisma.sql`t.${quoted(k)} IN (${Prisma.join([...new Set(rows.map((r) => r[k]))].map((v) => sqlValue(v, column(k))))})`),
+    ...Object.entries(options.onlyIf ?? {}).map(([n, v]) => Prisma.sql`t.${quoted(n)} = ${sqlValue(v, column(n))}`),
+  ];
+  const db = ctx.data[TX] ?? ctx.data[ROOT];
+  return db.$queryRaw<Record<string, unknown>[]>`
+    UPDATE ${table} AS t SET ${Prisma.join(assignments)}
+      FROM (VALUES ${Prisma.join(values)}) AS v(${Prisma.join(names.map(quoted))})
+     WHERE ${Prisma.join(conditions, ' AND ')} AND t."storeId" = ${ctx.storeId} AND t."mode" = CAST(${ctx.mode} AS "Mode")
+    RETURNING ${Prisma.join(key.map((k) => Prisma.sql`t.${quoted(k)}`))}`;
+}
+
+/**
+ * Inserts many rows of the caller's tenant in one statement, stamped with its store and
+ * environment. Prisma's `createMany` spends about half a millisecond of CPU per row building
+ * its statement (measured: 25 rows, 10 ms), which a batch of renewals or events cannot
+ * afford. Every row gives the same columns; columns left out take their database default,
+ * `@updatedAt` ones the time now. `onConflict` names a unique key: rows that collide are left
+ * as they are (`nothing`) or get the listed columns of the new row (`update`).
+ */
+export async function insertRows(
+  ctx: TenantContext,
+  model: string,
+  rows: readonly Record<string, unknown>[],
+  options: { onConflict?: { key: readonly string[]; update?: readonly string[] } } = {},
+): Promise<void> {
+  if (!rows.length) return;
+  const table = tenantTable(model);
+  const columns = COLUMNS.get(model)!;
+  const column = (name: string) => {
+    const c = columns.get(name);
+    if (!c || name === 'storeId' || name === 'mode') throw new Error(`${model}.${name} is not a column a tenant writes`);
+    return c;
+  };
+  const names = Object.keys(rows[0]!);
+  const now = new Date();
+  const stamped = [...columns.values()].filter((c) => c.updatedAt && !names.includes(c.name)).map((c) => c.name);
+  const quoted = (n: string) => Prisma.raw(`"${n}"`);
+  const values = rows.map((row) => {
+    if (!sameColumns(row, names)) throw new Error(`insertRows on ${model}: every row gives the same columns`);
+    return Prisma.sql`(${Prisma.join([
+      Prisma.sql`${ctx.storeId}`,
+      Prisma.sql`CAST(${ctx.mode} AS "Mode")`,
+      ...names.map((n) => sqlValue(row[n], column(n))),
+      ...stamped.map(() => Prisma.sql`CAST(${now} AS timestamptz)`),
+    ])})`;
+  });
+  const conflict = options.onConflict;
+  const onConflict = !conflict
+    ? Prisma.empty
+    : conflict.update?.length
+      ? // A key may not hold the tenant columns; a row of another tenant is never overwritten.
+        Prisma.sql`ON CONFLICT (${Prisma.join(conflict.key.map(quoted))}) DO UPDATE SET ${Prisma.join(conflict.update.map((n) => Prisma.sql`${quoted(column(n).name)} = EXCLUDED.${quoted(n)}`))}
+          WHERE ${table}."storeId" = EXCLUDED."storeId" AND ${table}."mode" = EXCLUDED."mode"`
+      : Prisma.sql`ON CONFLICT (${Prisma.join(conflict.key.map(quoted))}) DO NOTHING`;
+  const db = ctx.data[TX] ?? ctx.data[ROOT];
+  await db.$executeRaw`
+    INSERT INTO ${table} (${Prisma.join(['storeId', 'mode', ...names, ...stamped].map(quoted))})
+    VALUES ${Prisma.join(values)} ${onConflict}`;
+}
+
 /** A notification delivered to listeners (other processes' caches) when the transaction commits. */
 export async function notifyOnCommit(ctx: TenantContext, channel: string, payload: string): Promise<void> {
   await transactionOf(ctx, 'notifyOnCommit').$executeRaw`SELECT pg_notify(${channel}, ${payload})`;

@@ -52,6 +52,9 @@ export async function claimDue(db: PrismaClient, o: ClaimOptions): Promise<Claim
   if (o.lease.group !== undefined && !/^[a-zA-Z]+$/.test(o.lease.group)) throw new Error(`bad group column ${o.lease.group}`);
   const group = o.lease.group ? Prisma.raw(`j."${o.lease.group}"`) : Prisma.sql`1`;
   const only = o.only ? Prisma.sql`AND j."storeId" = ${o.only.storeId} AND j."mode"::text = ${o.only.mode}` : Prisma.empty;
+  const maxOffset = o.only
+    ? Prisma.sql`COALESCE((SELECT "offsetMs" FROM "StoreClock" WHERE "storeId" = ${o.only.storeId} AND "mode"::text = ${o.only.mode}), 0)`
+    : Prisma.sql`(SELECT COALESCE(max("offsetMs"), 0) FROM "StoreClock")`;
   const rows = await db.$queryRaw<(Omit<Claimed, 'offsetMs'> & { offsetMs: bigint })[]>`
     WITH due AS (
       SELECT j."id", COALESCE(c."offsetMs", 0) AS "offsetMs", ${group} AS "group"
@@ -59,10 +62,14 @@ export async function claimDue(db: PrismaClient, o: ClaimOptions): Promise<Claim
       LEFT JOIN "StoreClock" c ON c."storeId" = j."storeId" AND c."mode" = j."mode"
       ${o.joins ?? Prisma.empty}
       WHERE j."status" = 'pending'
+        -- Every pending row, due or not, is in the table (a subscription's next renewal waits
+        -- there for a month): the bound by the furthest-ahead clock lets the (status,
+        -- nextAttemptAt) index find the due rows instead of reading all of them.
+        AND j."nextAttemptAt" <= ${o.now}::timestamptz + ${maxOffset} * interval '1 millisecond'
         AND j."nextAttemptAt" <= ${o.now}::timestamptz + COALESCE(c."offsetMs", 0) * interval '1 millisecond'
         ${o.where ? Prisma.sql`AND ${o.where}` : Prisma.empty}
         ${only}
-      ORDER BY j."id"
+      ORDER BY j."nextAttemptAt", j."id"
       LIMIT ${o.limit}
       FOR UPDATE OF j SKIP LOCKED
     ), lease AS (

@@ -143,4 +143,38 @@ describe('job runner', () => {
     expect(nx + ny).toBe(30);
     expect(runs.map((r) => r.subject).sort()).toEqual(Array.from({ length: 30 }, (_, i) => `many-${i}`).sort());
   });
+
+  it('hands a grouping kind its due jobs by store, a group at a time, and retries only the subjects that failed', async () => {
+    const t0 = clock.now().getTime();
+    const groups: { storeId: string; subjects: string[] }[] = [];
+    handlers.push({
+      kind: 'test.group',
+      retryDelaysMs: [60_000],
+      run: async () => {
+        throw new Error('a grouping kind is handed its jobs through runMany');
+      },
+      async runMany(ctx, subjectIds) {
+        groups.push({ storeId: ctx.storeId, subjects: [...subjectIds].sort() });
+        return new Map(subjectIds.filter((s) => s.endsWith('-bad')).map((s) => [s, new Error(`declined ${s}`)]));
+      },
+    });
+    // B's jobs are due by real time, A's by its clock two hours ahead: one group per store clock.
+    for (const s of ['g-1', 'g-2', 'g-bad']) await schedule(b, 'test.group', `b-${s}`, t0);
+    for (const s of ['g-1', 'g-2']) await schedule(a, 'test.group', `a-${s}`, t0);
+    expect(await runner().runOnce()).toEqual({ jobs: 5 });
+    expect(groups).toEqual(
+      expect.arrayContaining([
+        { storeId: a.storeId, subjects: ['a-g-1', 'a-g-2'] },
+        { storeId: b.storeId, subjects: ['b-g-1', 'b-g-2', 'b-g-bad'] },
+      ]),
+    );
+    expect(groups).toHaveLength(2);
+    expect(await job('b-g-1')).toMatchObject({ status: 'succeeded' });
+    expect(await job('b-g-bad')).toMatchObject({ status: 'pending', attemptCount: 1, nextAttemptAt: new Date(t0 + 60_000), lastError: 'declined b-g-bad' });
+    clock.set(t0 + 60_000);
+    groups.length = 0;
+    expect(await runner().runOnce()).toEqual({ jobs: 1 });
+    // A group of one goes through run(), which this kind refuses: the job fails for good.
+    expect(await job('b-g-bad')).toMatchObject({ status: 'failed', lastError: 'a grouping kind is handed its jobs through runMany' });
+  });
 });

@@ -46,5 +46,8 @@ export async function seedDueSubscriptions(
     await db.prisma.subscriptionItem.createMany({ data: ids.map((id) => ({ ...tenant, id: newId('subscriptionItem'), subscriptionId: id, productId, priceId: productId, units: 1, unitPrice: 1000n })) });
     await db.prisma.job.createMany({ data: ids.map((id) => ({ ...tenant, id: newId('job'), kind: RENEW_JOB, subjectId: id, nextAttemptAt: options.jobsDueAt ?? periodEnd })) });
   }
+  // Statistics, as a database holding these rows for more than a minute has them (autovacuum):
+  // without them the planner takes the new rows for a handful and scans a store's rows.
+  await db.prisma.$executeRawUnsafe('ANALYZE "Subscription", "SubscriptionItem", "Job"');
   return { storeId: store.id, ids: all, periodEnd };
 }

@@ -1,6 +1,6 @@
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../context.js';
-import { db, inTransactionNow } from '../../db/tenant.js';
+import { db, insertRows, inTransactionNow } from '../../db/tenant.js';
 import { newId } from '../../lib/ids.js';
 
 /** Event types of the spec's table; the only names an event may carry. */
@@ -31,16 +31,25 @@ export type EventType = (typeof EVENT_TYPES)[number];
  * outbox). `payload` is the resource as the REST API renders it at this moment.
  */
 export async function recordEvent(ctx: RequestContext, type: EventType, payload: Prisma.InputJsonObject) {
+  const [event] = await recordEvents(ctx, [{ type, payload }]);
+  return event!;
+}
+
+/** `recordEvent` for many events in a fixed number of statements, in the order given. */
+export async function recordEvents(ctx: RequestContext, events: readonly { type: EventType; payload: Prisma.InputJsonObject }[]) {
   if (!inTransactionNow(ctx)) throw new Error('recordEvent must run in the transaction of the change it announces');
+  if (!events.length) return [];
   const now = ctx.clock.now();
-  const event = await db(ctx).event.create({ data: { id: newId('event'), type, payload, createdAt: now } });
+  // Ids are generated in order (monotonic), so the events keep the order of the changes.
+  const rows = events.map((e) => ({ id: newId('event'), type: e.type, payload: e.payload, createdAt: now }));
+  await insertRows(ctx, 'Event', rows);
   // Fan-out in the same transaction: every endpoint subscribed right now gets its delivery,
   // so a committed event can never be missing from an endpoint's queue.
-  const endpoints = await db(ctx).webhookEndpoint.findMany({ where: { enabled: true, deletedAt: null, events: { has: type } }, select: { id: true } });
-  if (endpoints.length) {
-    await db(ctx).webhookDelivery.createMany({
-      data: endpoints.map((e) => ({ id: newId('delivery'), eventId: event.id, endpointId: e.id, nextAttemptAt: now, createdAt: now })),
-    });
-  }
-  return event;
+  const types = [...new Set(rows.map((r) => r.type))];
+  const endpoints = await db(ctx).webhookEndpoint.findMany({ where: { enabled: true, deletedAt: null, events: { hasSome: types } }, select: { id: true, events: true } });
+  const deliveries = rows.flatMap((event) =>
+    endpoints.filter((e) => e.events.includes(event.type)).map((e) => ({ id: newId('delivery'), eventId: event.id, endpointId: e.id, nextAttemptAt: now, createdAt: now })),
+  );
+  await insertRows(ctx, 'WebhookDelivery', deliveries);
+  return rows;
 }

@@ -5,7 +5,7 @@ import { db } from '../../db/tenant.js';
 import { orNotFound } from '../../lib/errors.js';
 import { listing } from '../../db/listing.js';
 import { assertCustomerExists } from '../customers/customers.service.js';
-import { recordEvent, type EventType } from '../events/events.service.js';
+import { recordEvents, type EventType } from '../events/events.service.js';
 import { PRODUCT_INCLUDE } from '../products/products.service.js';
 import { serializeSubscription } from './subscriptions.serializer.js';
 import type { ListCustomerSubscriptionsInput, SearchSubscriptionsInput, SubscriptionFilter } from './subscriptions.schemas.js';
@@ -68,8 +68,26 @@ export async function listCustomerSubscriptions(ctx: RequestContext, input: List
 
 /** Records `types` for the subscription as it is now (the REST rendering), in the caller's transaction. */
 export async function announceSubscription(ctx: RequestContext, subscriptionId: string, types: EventType[]): Promise<SubscriptionWithRelations> {
-  const s = await db(ctx).subscription.findUniqueOrThrow({ where: { id: subscriptionId }, include: SUBSCRIPTION_INCLUDE });
-  const payload = serializeSubscription(s, ctx.baseUrl) as unknown as P.InputJsonObject;
-  for (const type of types) await recordEvent(ctx, type, payload);
-  return s;
+  const [s] = await announceSubscriptions(ctx, [{ id: subscriptionId, types }]);
+  return s!;
+}
+
+/** `announceSubscription` for many subscriptions, reading them in one query whatever their number. */
+export async function announceSubscriptions(ctx: RequestContext, announcements: readonly { id: string; types: EventType[] }[]): Promise<SubscriptionWithRelations[]> {
+  if (!announcements.length) return [];
+  const found = await db(ctx).subscription.findMany({ where: { id: { in: announcements.map((a) => a.id) } }, include: SUBSCRIPTION_INCLUDE });
+  const byId = new Map(found.map((s) => [s.id, s]));
+  const subscriptions = announcements.map((a) => {
+    const s = byId.get(a.id);
+    if (!s) throw new Error(`subscription ${a.id} to announce does not exist`);
+    return s;
+  });
+  await recordEvents(
+    ctx,
+    announcements.flatMap((a, i) => {
+      const payload = serializeSubscription(subscriptions[i]!, ctx.baseUrl) as unknown as P.InputJsonObject;
+      return a.types.map((type) => ({ type, payload }));
+    }),
+  );
+  return subscriptions;
 }
