@@ -262,7 +262,7 @@ async function finishTries(ctx: RequestContext, outcomes: readonly Outcome[], re
     const types = await afterDecline(ctx, t, byId.get(t.subscriptionId)!.status, retryDays);
     if (types.length) announcements.push({ id: t.subscriptionId, types });
   }
-  if (!process.env.NO_ANNOUNCE) await announceSubscriptions(ctx, announcements);
+  await announceSubscriptions(ctx, announcements);
 }
 
 /** A declined try: past due with a retry by the schedule, or unpaid when it is spent. Returns the events to announce. */
