@@ -36,13 +36,17 @@ async function firstAnswer(ctx: RequestContext, key: string) {
   return db(ctx).idempotencyRecord.findFirst({ where: { key, createdAt: { gte: windowStart(ctx) } } });
 }
 
+const inUse = () => new AppError('idempotency_key_in_use', 'Another request with this Idempotency-Key is in flight; retry');
+
 /** The first answer again, or a refusal when the key was used for a different request. */
-function replay<Out>(record: { requestHash: string; outcome: Prisma.JsonValue }, requestHash: string): Executed<Out> {
+function replay<Out>(record: { requestHash: string; status: number; outcome: Prisma.JsonValue }, requestHash: string): Executed<Out> {
   if (record.requestHash !== requestHash) {
     throw new AppError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request', [
       { path: ['Idempotency-Key'], message: 'was already used with a different request; use a new key for a new request' },
     ]);
   }
+  // Claimed and committed but not answered yet: a request in steps is still running.
+  if (record.status === 0) throw inUse();
   const outcome = record.outcome as unknown as Outcome;
   if (!outcome.ok) throw AppError.fromJSON(outcome.error);
   return { body: outcome.body, id: outcome.id, replayed: true };
@@ -90,10 +94,11 @@ export async function executeIdempotently<In, Out>(ctx: RequestContext, op: Oper
   try {
     const input = parseInput(op.input, raw);
     await op.prepare?.(ctx, input);
+    if (op.write === 'steps') return await executeSteps(ctx, op, input, key, requestHash);
     return await inTransaction(ctx, async (tx): Promise<Executed<Out>> => {
       if (!(await claim(tx, key, op.name, requestHash))) {
         const other = await firstAnswer(tx, key);
-        if (!other) throw new AppError('idempotency_key_in_use', 'Another request with this Idempotency-Key is in flight; retry');
+        if (!other) throw inUse();
         return replay(other, requestHash);
       }
       const result = await op.run(tx, input);
@@ -109,6 +114,38 @@ export async function executeIdempotently<In, Out>(ctx: RequestContext, op: Oper
     }
     throw err;
   }
+}
+
+/**
+ * An operation in steps cannot record its answer in the transaction of its write: the key is
+ * claimed in a transaction of its own first (a retry meanwhile is told the key is in use), and
+ * the answer is recorded when the steps are done. A refusal is an answer; a server error frees
+ * the key, so that a retry runs again, as with a write that rolled back.
+ */
+async function executeSteps<In, Out>(ctx: RequestContext, op: Operation<In, Out>, input: In, key: string, requestHash: string): Promise<Executed<Out>> {
+  if (!(await inTransaction(ctx, (tx) => claim(tx, key, op.name, requestHash)))) {
+    const other = await firstAnswer(ctx, key);
+    if (!other) throw inUse();
+    return replay(other, requestHash);
+  }
+  let outcome: Outcome;
+  let executed: Executed<Out>;
+  try {
+    const result = await op.run(ctx, input);
+    const body = op.render(ctx, result);
+    const id = resultIdOf(op, result);
+    outcome = { ok: true, body: withoutSecrets(body, op.secretFields), id };
+    executed = { body, id, result, replayed: false };
+  } catch (err) {
+    if (err instanceof AppError && err.isCallerError) {
+      await inTransaction(ctx, (tx) => remember(tx, key, httpStatusOf(err.kind), { ok: false, error: err.toJSON() }));
+    } else {
+      await db(ctx).idempotencyRecord.deleteMany({ where: { key, status: 0 } });
+    }
+    throw err;
+  }
+  await inTransaction(ctx, (tx) => remember(tx, key, 200, outcome));
+  return executed;
 }
 
 /** Drops answers older than the window, for every store; run periodically by the service. */

@@ -16,9 +16,12 @@ export interface Operation<In, Out> {
   readonly input: z.ZodType<In>;
   /**
    * A write runs in one database transaction, and with an Idempotency-Key its first answer is
-   * recorded in that same transaction.
+   * recorded in that same transaction. `'steps'`: a write whose service opens its own
+   * transactions, because something outside the database happens between them (a change
+   * charged now, the due work a moved test clock runs); with an Idempotency-Key the key is
+   * claimed before it runs and its answer recorded once it has.
    */
-  readonly write: boolean;
+  readonly write: boolean | 'steps';
   /** What must happen outside the transaction before the write (a DNS check of a URL). */
   readonly prepare?: (ctx: RequestContext, input: In) => Promise<void>;
   readonly run: (ctx: RequestContext, input: In) => Promise<Out>;
@@ -54,6 +57,6 @@ export async function execute<In, Out>(ctx: RequestContext, op: Operation<In, Ou
   if (op.write && ctx.idempotencyKey) return executeIdempotently(ctx, op, raw, ctx.idempotencyKey);
   const input = parseInput(op.input, raw);
   await op.prepare?.(ctx, input);
-  const result = op.write ? await inTransaction(ctx, (tx) => op.run(tx, input)) : await op.run(ctx, input);
+  const result = op.write === true ? await inTransaction(ctx, (tx) => op.run(tx, input)) : await op.run(ctx, input);
   return { body: op.render(ctx, result), id: resultIdOf(op, result), result, replayed: false };
 }

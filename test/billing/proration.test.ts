@@ -154,6 +154,43 @@ describe('update and upgrade with proration', () => {
     expect((await paidInvoices(id)).slice(1)).toHaveLength(1);
   });
 
+  it('answers a retry with the same Idempotency-Key with the first answer, charging once, also when the retries race', async () => {
+    const { id, pro } = await midPeriod();
+    const key = { 'Idempotency-Key': `upgrade-${id}` };
+    const first = await h.call('POST', `/v1/subscriptions/${id}/upgrade`, { product_id: pro.id }, key);
+    expect(first.status, first.text).toBe(200);
+    const retries = await Promise.all([1, 2, 3].map(() => h.call('POST', `/v1/subscriptions/${id}/upgrade`, { product_id: pro.id }, key)));
+    for (const r of retries) expect(r.json).toEqual(first.json);
+    expect((await paidInvoices(id)).slice(1)).toHaveLength(1);
+    const events = await h.service.db.prisma.event.count({ where: { type: 'subscription.update', payload: { path: ['id'], equals: id } } });
+    expect(events).toBe(1);
+    // The same key with another change is refused; a new change needs a new key.
+    const other = await h.call('POST', `/v1/subscriptions/${id}`, { items: [{ units: 2 }] }, key);
+    expect([other.status, other.json.code]).toEqual([400, 'idempotency_key_reused']);
+
+    // Racing first attempts: one runs, the others wait their turn (409, key in use) or get its answer.
+    const { id: id2, pro: pro2 } = await midPeriod();
+    const raceKey = { 'Idempotency-Key': `race-${id2}` };
+    const raced = await Promise.all([1, 2, 3].map(() => h.call('POST', `/v1/subscriptions/${id2}/upgrade`, { product_id: pro2.id }, raceKey)));
+    expect(raced.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(1);
+    for (const r of raced.filter((r) => r.status !== 200)) expect([r.status, r.json.code]).toEqual([409, 'idempotency_key_in_use']);
+    expect((await paidInvoices(id2)).slice(1)).toHaveLength(1);
+    const settled = await h.call('POST', `/v1/subscriptions/${id2}/upgrade`, { product_id: pro2.id }, raceKey);
+    expect(settled.json).toEqual(raced.find((r) => r.status === 200)!.json);
+  });
+
+  it('remembers a refusal under its Idempotency-Key: a declined charge answers 402 again without charging again', async () => {
+    const { id, pro } = await midPeriod(DECLINES_LATER_CARD);
+    const key = { 'Idempotency-Key': `declined-${id}` };
+    const first = await h.call('POST', `/v1/subscriptions/${id}/upgrade`, { product_id: pro.id }, key);
+    expect([first.status, first.json.code]).toEqual([402, 'card_declined']);
+    const declinedTries = () => h.service.db.prisma.transaction.count({ where: { subscriptionId: id, status: 'declined' } });
+    expect(await declinedTries()).toBe(1);
+    const retry = await h.call('POST', `/v1/subscriptions/${id}/upgrade`, { product_id: pro.id }, key);
+    expect([retry.status, retry.json.code, retry.json.message]).toEqual([402, first.json.code, first.json.message]);
+    expect(await declinedTries()).toBe(1);
+  });
+
   it('runs through GraphQL: preview query and upgrade mutation agree', async () => {
     const { id, pro } = await midPeriod();
     const q = await h.call('POST', '/graphql', {

@@ -44,6 +44,17 @@ describe('test clock', () => {
     expect((await other('GET', '/v1/test-clock')).json.offset_ms).toBe(0);
   });
 
+  it('moves once for a retried advance with the same Idempotency-Key', async () => {
+    const before = (await call('GET', '/v1/test-clock')).json.offset_ms;
+    const key = { 'Idempotency-Key': `advance-${before}` };
+    const first = await call('POST', '/v1/test-clock/advance', { seconds: 3_600 }, key);
+    const again = await call('POST', '/v1/test-clock/advance', { seconds: 3_600 }, key);
+    expect(first.status).toBe(200);
+    expect(again.json).toEqual(first.json);
+    expect((await call('GET', '/v1/test-clock')).json.offset_ms - before).toBeGreaterThanOrEqual(3_600_000);
+    expect((await call('GET', '/v1/test-clock')).json.offset_ms - before).toBeLessThan(2 * 3_600_000);
+  });
+
   it('is what the store’s test environment reads time from: a checkout expires by it', async () => {
     const product = await makeProduct(service.contextOf({ id: storeId }));
     const checkout = (await call('POST', '/v1/checkouts', { product_id: product.id })).json;

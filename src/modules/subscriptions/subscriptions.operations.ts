@@ -67,13 +67,13 @@ export const resumeSubscriptionOp = defineOperation({
 });
 
 /**
- * Changes are not one transaction when they charge now (see subscription-changes.ts); they set
- * units or a product, so a retry of a change already made is refused as changing nothing.
+ * Changes are not one transaction when they charge now (see subscription-changes.ts): with an
+ * Idempotency-Key, a retry gets the first answer instead of being refused as changing nothing.
  */
 export const updateSubscriptionOp = defineOperation({
   name: 'subscriptions.update',
   input: updateSubscriptionSchema,
-  write: false,
+  write: 'steps',
   run: updateSubscription,
   render,
 });
@@ -81,7 +81,7 @@ export const updateSubscriptionOp = defineOperation({
 export const upgradeSubscriptionOp = defineOperation({
   name: 'subscriptions.upgrade',
   input: upgradeSubscriptionSchema,
-  write: false,
+  write: 'steps',
   run: upgradeSubscription,
   render,
 });

@@ -14,13 +14,13 @@ export const getTestClockOp = defineOperation({
 
 /**
  * Not one transaction: the clock moves and commits first, then the due work runs in its own
- * transactions (each renewal charges with no transaction open). An Idempotency-Key is not
- * honoured; `to` makes a retry harmless.
+ * transactions (each renewal charges with no transaction open). With an Idempotency-Key a
+ * retry of `{"seconds": N}` gets the first answer instead of moving the clock again.
  */
 export const advanceTestClockOp = defineOperation({
   name: 'testClock.advance',
   input: advanceTestClockSchema,
-  write: false,
+  write: 'steps',
   run: (ctx, input) => advanceTestClock(ctx, input),
   render: (_ctx, clock) => serializeTestClock(clock),
   idOf: () => null,
