@@ -15,7 +15,7 @@ type Outcome =
   | { ok: false; error: { code: ErrorCode; message: string; issues: FieldIssue[] } };
 
 /** The input as a canonical string: keys sorted, so the same request always hashes the same on both surfaces. */
-function canonical(value: unknown): string {
+export function canonical(value: unknown): string {
   return JSON.stringify(value, (_k, v: unknown) => {
     if (typeof v === 'bigint') return v.toString();
     if (v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date)) {

@@ -337,15 +337,16 @@ export async function updateRows(
  * its statement (measured: 25 rows, 10 ms), which a batch of renewals or events cannot
  * afford. Every row gives the same columns; columns left out take their database default,
  * `@updatedAt` ones the time now. `onConflict` names a unique key: rows that collide are left
- * as they are (`nothing`) or get the listed columns of the new row (`update`).
+ * as they are (`nothing`) or get the listed columns of the new row (`update`). Returns the
+ * number of rows inserted or updated.
  */
 export async function insertRows(
   ctx: TenantContext,
   model: string,
   rows: readonly Record<string, unknown>[],
   options: { onConflict?: { key: readonly string[]; update?: readonly string[] } } = {},
-): Promise<void> {
-  if (!rows.length) return;
+): Promise<number> {
+  if (!rows.length) return 0;
   const table = tenantTable(model);
   const columns = COLUMNS.get(model)!;
   const column = (name: string) => {
@@ -375,7 +376,7 @@ export async function insertRows(
           WHERE ${table}."storeId" = EXCLUDED."storeId" AND ${table}."mode" = EXCLUDED."mode"`
       : Prisma.sql`ON CONFLICT (${Prisma.join(conflict.key.map(quoted))}) DO NOTHING`;
   const db = ctx.data[TX] ?? ctx.data[ROOT];
-  await db.$executeRaw`
+  return db.$executeRaw`
     INSERT INTO ${table} (${Prisma.join(['storeId', 'mode', ...names, ...stamped].map(quoted))})
     VALUES ${Prisma.join(values)} ${onConflict}`;
 }

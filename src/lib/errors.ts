@@ -12,6 +12,7 @@ export type ErrorKind =
   | 'payment_required'
   | 'not_found'
   | 'conflict'
+  | 'unprocessable'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
@@ -42,6 +43,13 @@ const CODES = {
   card_declined: 'payment_required',
   not_found: 'not_found',
   change_in_progress: 'conflict',
+  insufficient_balance: 'conflict',
+  account_frozen: 'conflict',
+  account_closed: 'conflict',
+  account_exists: 'conflict',
+  balance_not_zero: 'conflict',
+  already_reversed: 'conflict',
+  unbalanced_transaction: 'unprocessable',
   idempotency_key_in_use: 'conflict',
   checkout_in_progress: 'conflict',
   payload_too_large: 'payload_too_large',
@@ -143,6 +151,8 @@ export function httpStatusOf(kind: ErrorKind): number {
       return 404;
     case 'conflict':
       return 409;
+    case 'unprocessable':
+      return 422;
     case 'payload_too_large':
       return 413;
     case 'unsupported_media_type':

@@ -1,4 +1,4 @@
-import { AppError, httpStatusOf, reasonPhraseOf } from '../lib/errors.js';
+import { AppError, dottedPath, httpStatusOf, reasonPhraseOf } from '../lib/errors.js';
 
 /** The spec's standard error body, with the machine-readable `code`, sent on every error response. */
 export function errorBody(err: AppError, traceId: string, now: number, status = httpStatusOf(err.kind)) {
@@ -16,3 +16,35 @@ export function errorBody(err: AppError, traceId: string, now: number, status = 
     },
   };
 }
+
+const STRUCTURED_TYPE: Partial<Record<AppError['kind'], string>> = {
+  unauthenticated: 'authentication_error',
+  forbidden: 'authentication_error',
+  rate_limited: 'rate_limit_error',
+  internal: 'api_error',
+  unavailable: 'api_error',
+};
+
+/**
+ * The structured body the customer-credits operations answer with (the official client's
+ * `CustomerCreditsErrorResponseDto`): `param` names the first offending field (`entries[3].amount`),
+ * `details.issues` all of them.
+ */
+export function structuredErrorBody(err: AppError, traceId: string, status = httpStatusOf(err.kind)) {
+  const [first] = err.issues;
+  return {
+    status,
+    body: {
+      error: {
+        type: STRUCTURED_TYPE[err.kind] ?? 'invalid_request_error',
+        code: err.code,
+        message: err.issues.length ? err.messages().join('; ') : err.message,
+        param: first ? paramOf(first.path) : null,
+        request_id: traceId,
+        ...(err.issues.length ? { details: { issues: err.issues.map((i) => ({ param: paramOf(i.path), message: i.message })) } } : {}),
+      },
+    },
+  };
+}
+
+const paramOf = dottedPath;

@@ -2,7 +2,7 @@ import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { AppError, type ErrorCode } from '../lib/errors.js';
 import { quotaHeaders, RateLimitError } from '../lib/rate-limit.js';
-import { errorBody } from './error-body.js';
+import { errorBody, structuredErrorBody } from './error-body.js';
 import { traceIdOf } from './request-context.js';
 
 /** What body-parser's error types mean to a caller. */
@@ -40,12 +40,15 @@ function fromHttpError(err: unknown, limit: string): { error: AppError; status: 
   return { error: new AppError(CODE_OF_STATUS[status] ?? 'malformed_request', message, issues), status };
 }
 
+/** Paths whose operations answer with the client's structured error body (customer credits), whatever failed. */
+const STRUCTURED_ERRORS = /^\/v1\/customer-credits(\/|\?|$)/;
+
 export function errorHandler(logger: Logger, bodyLimit: string): ErrorRequestHandler {
-  return (err, _req, res, _next) => {
+  return (err, req, res, _next) => {
     const known = err instanceof AppError ? { error: err, status: undefined } : fromHttpError(err, bodyLimit);
     const appError = known?.error ?? new AppError('internal', 'Internal server error; quote the trace_id when reporting it');
     if (!known) logger.error({ err, trace_id: traceIdOf(res) }, 'unhandled error');
-    const { status, body } = errorBody(appError, traceIdOf(res), Date.now(), known?.status);
+    const { status, body } = STRUCTURED_ERRORS.test(req.originalUrl) ? structuredErrorBody(appError, traceIdOf(res), known?.status) : errorBody(appError, traceIdOf(res), Date.now(), known?.status);
     if (res.headersSent) return;
     if (err instanceof RateLimitError) res.set(quotaHeaders(err.quota, true));
     res.status(status).json(body);

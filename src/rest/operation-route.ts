@@ -9,12 +9,12 @@ type Method = 'get' | 'post' | 'patch' | 'delete';
  * A /v1 route: the request's input (query string for GET, JSON body otherwise, by default)
  * goes through the operation, whose /v1 JSON is the answer.
  */
-export function route<In, Out>(router: Router, method: Method, path: string, op: Operation<In, Out>, input: (req: Request) => unknown = defaultInput(method)) {
+export function route<In, Out>(router: Router, method: Method, path: string, op: Operation<In, Out>, input: (req: Request) => unknown = defaultInput(method), status = 200) {
   const handler: RequestHandler = async (req, res) => {
     const out = await execute(requestContext(res), op, input(req));
     if (out.replayed) res.set('Idempotent-Replayed', 'true');
     if (op.secretFields?.length) res.set('cache-control', 'no-store');
-    res.json(out.body);
+    res.status(status).json(out.body);
   };
   OPERATION_OF_HANDLER.set(handler, op as Operation<unknown, unknown>);
   router[method](path, handler);

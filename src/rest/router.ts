@@ -11,6 +11,7 @@ import { portalRoutes } from '../modules/portal/portal.routes.js';
 import { webhookRoutes } from '../modules/webhooks/webhooks.routes.js';
 import { testClockRoutes } from '../modules/test-clock/test-clock.routes.js';
 import { refundRoutes } from '../modules/refunds/refunds.routes.js';
+import { creditRoutes } from '../modules/credits/credits.routes.js';
 import { AppError } from '../lib/errors.js';
 import { requireApiKey, type ListenerEnv } from './auth.js';
 
@@ -28,6 +29,7 @@ export const V1_ROUTES: ((router: Router) => void)[] = [
   customerRoutes,
   refundRoutes,
   testClockRoutes,
+  creditRoutes,
 ];
 
 /** /v1: every route authenticates with x-api-key; writes honour Idempotency-Key (in the core). */

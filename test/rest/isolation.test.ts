@@ -25,6 +25,8 @@ interface Fixture {
   webhook: string;
   cliWebhook: string;
   event: string;
+  creditAccount: string;
+  creditTransaction: string;
 }
 
 type Call = { query?: Record<string, string>; body?: Record<string, unknown>; params?: Record<string, string> };
@@ -78,6 +80,23 @@ const ROUTES: Record<string, ((f: Fixture) => Call) | null> = {
   'POST /refunds': (f) => ({ body: { transaction_id: f.transaction } }),
   'GET /test-clock': null,
   'POST /test-clock/advance': null,
+  'POST /customer-credits/accounts': (f) => ({ body: { customer_id: f.customer, name: 'intruder' } }),
+  'GET /customer-credits/accounts': (f) => ({ query: { customer_id: f.customer } }),
+  'GET /customer-credits/accounts/:id': (f) => ({ params: { id: f.creditAccount } }),
+  'GET /customer-credits/accounts/:id/balance': (f) => ({ params: { id: f.creditAccount } }),
+  'GET /customer-credits/accounts/:id/entries': (f) => ({ params: { id: f.creditAccount } }),
+  'POST /customer-credits/accounts/:id/freeze': (f) => ({ params: { id: f.creditAccount } }),
+  'POST /customer-credits/accounts/:id/unfreeze': (f) => ({ params: { id: f.creditAccount } }),
+  'POST /customer-credits/accounts/:id/close': (f) => ({ params: { id: f.creditAccount } }),
+  'POST /customer-credits/accounts/:id/credit': (f) => ({ params: { id: f.creditAccount }, body: { amount: '5', reference: 'x', idempotency_key: 'intruder-credit' } }),
+  'POST /customer-credits/accounts/:id/debit': (f) => ({ params: { id: f.creditAccount }, body: { amount: '5', reference: 'x', idempotency_key: 'intruder-debit' } }),
+  'POST /customer-credits/accounts/:id/reverse': (f) => ({ params: { id: f.creditAccount }, body: { transaction_id: f.creditTransaction } }),
+  'POST /customer-credits/transactions': (f) => ({
+    body: { reference: 'x', idempotency_key: 'intruder-post', entries: [{ account_id: f.creditAccount, side: 'debit', amount: '1' }, { account_id: f.creditAccount, side: 'credit', amount: '1' }] },
+  }),
+  'GET /customer-credits/transactions': null,
+  'GET /customer-credits/transactions/:id': (f) => ({ params: { id: f.creditTransaction } }),
+  'POST /customer-credits/transactions/:id/reverse': (f) => ({ params: { id: f.creditTransaction } }),
 };
 
 /** Every route of the /v1 router as "METHOD /path". */
@@ -108,9 +127,12 @@ describe('isolation of every /v1 route that names a resource', () => {
     const webhook = (await rest('POST', '/v1/webhooks', { url: 'https://example.com/hook', events: ['checkout.completed'] })).json.id;
     const cliWebhook = (await rest('POST', '/v1/webhooks', { delivery_mode: 'cli', events: ['checkout.completed'] })).json.id;
     const event = await inTransaction(ctx, (tx) => recordEvent(tx, 'checkout.completed', { id: oneTime.id }));
+    const customer = (await makeCustomer(ctx)).id;
+    const creditAccount = (await rest('POST', '/v1/customer-credits/accounts', { customer_id: customer, name: 'Owned', initial_balance: '50' })).json.id;
+    const creditTransaction = (await rest('POST', `/v1/customer-credits/accounts/${creditAccount}/credit`, { amount: '5', reference: 'owned', idempotency_key: 'owner-credit' })).json.id;
     fixture = {
       product: keyed.id,
-      customer: (await makeCustomer(ctx)).id,
+      customer,
       checkout: oneTime.id,
       transaction: oneTime.order!.transactionId!,
       subscription: subscribed.subscription!.id,
@@ -122,6 +144,8 @@ describe('isolation of every /v1 route that names a resource', () => {
       webhook,
       cliWebhook,
       event: event.id,
+      creditAccount,
+      creditTransaction,
     };
     const other = await service.createStore('Intruder');
     intruders = [
@@ -146,7 +170,8 @@ describe('isolation of every /v1 route that names a resource', () => {
       const path = template.replace(/:(\w+)/g, (_m, name: string) => params[name]!);
       for (const intruder of intruders) {
         const res = await intruder.call(method, `/v1${path}${query ? `?${new URLSearchParams(query)}` : ''}`, body, method === 'POST' ? { 'idempotency-key': `${route} ${intruder.name}` } : {});
-        answers.push(`${route} as ${intruder.name}: ${res.status} ${res.json?.code ?? ''}`);
+        // Customer-credits errors carry their code in the structured body.
+        answers.push(`${route} as ${intruder.name}: ${res.status} ${res.json?.code ?? res.json?.error?.code ?? ''}`);
       }
     }
     expect(answers).toEqual(answers.map((a) => a.replace(/: \d+ .*$/, ': 404 not_found')));

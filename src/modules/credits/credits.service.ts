@@ -1,0 +1,195 @@
+import type { CreditAccount, Prisma } from '../../generated/prisma/client.js';
+import type { RequestContext } from '../../context.js';
+import { canonical } from '../../core/idempotency.js';
+import { db, insertRows, lockRow, updateRows } from '../../db/tenant.js';
+import { AppError, notFound } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { sha256Hex } from '../../lib/secrets.js';
+import { assertCustomerExists } from '../customers/customers.service.js';
+import type {
+  BalanceInput,
+  CreateAccountInput,
+  CreditDebitInput,
+  ListAccountsInput,
+  ListEntriesInput,
+  PostTransactionInput,
+  ReverseOnAccountInput,
+} from './credits.schemas.js';
+import { assertOpen, post, TRANSACTION_INCLUDE, type LedgerTransactionWithEntries, type Posting, type Side } from './ledger.js';
+
+/** Accounts the API shows: customers' buckets. The store's system accounts stay behind the ledger. */
+const CUSTOMER_ACCOUNT = { owner: 'customer' } as const satisfies Prisma.CreditAccountWhereInput;
+
+const requestHash = (operation: string, input: unknown) => sha256Hex(`${operation}\n${canonical(input)}`);
+
+export async function findAccountOrThrow(ctx: RequestContext, id: string): Promise<CreditAccount> {
+  const account = await db(ctx).creditAccount.findFirst({ where: { id, ...CUSTOMER_ACCOUNT } });
+  if (!account) throw notFound('Account', id);
+  return account;
+}
+
+/**
+ * The store's counter-account for a unit label, made on first use: every credit to a customer
+ * is a debit here and every debit a credit, so each transaction balances. Its balance is
+ * minus what the customers of that unit hold.
+ */
+export async function systemAccount(ctx: RequestContext, unitLabel: string): Promise<string> {
+  const name = `system:${unitLabel}`;
+  await insertRows(
+    ctx,
+    'CreditAccount',
+    [{ id: newId('creditAccount'), owner: 'store', customerId: null, name, nameKey: name.toLowerCase(), systemUnit: unitLabel, unitLabel, createdAt: ctx.clock.now() }],
+    { onConflict: { key: ['storeId', 'mode', 'systemUnit'] } },
+  );
+  return (await db(ctx).creditAccount.findFirstOrThrow({ where: { systemUnit: unitLabel }, select: { id: true } })).id;
+}
+
+/** A customer's bucket; `initial_balance` is credited from the store's account in the same transaction. */
+export async function createAccount(ctx: RequestContext, input: CreateAccountInput): Promise<CreditAccount> {
+  await assertCustomerExists(ctx, input.customer_id);
+  const id = newId('creditAccount');
+  const created = await insertRows(
+    ctx,
+    'CreditAccount',
+    [{ id, owner: 'customer', customerId: input.customer_id, name: input.name, nameKey: input.name.toLowerCase(), systemUnit: null, unitLabel: input.unit_label, createdAt: ctx.clock.now() }],
+    { onConflict: { key: ['storeId', 'mode', 'customerId', 'nameKey'] } },
+  );
+  if (!created) {
+    const holder = await db(ctx).creditAccount.findFirst({ where: { customerId: input.customer_id, nameKey: input.name.toLowerCase() }, select: { id: true } });
+    throw new AppError('account_exists', `Customer ${input.customer_id} already has an account named ${input.name} (${holder?.id})`, [
+      { path: ['name'], message: `is taken by account ${holder?.id} of this customer (names are compared without regard to case)` },
+    ]);
+  }
+  if (input.initial_balance !== undefined && input.initial_balance > 0n) {
+    await post(ctx, {
+      reference: 'initial_balance',
+      idempotencyKey: `initial_balance:${id}`,
+      requestHash: requestHash('credits.initial_balance', { id }),
+      postings: [
+        { accountId: id, side: 'credit', amount: input.initial_balance, path: ['initial_balance'] },
+        { accountId: await systemAccount(ctx, input.unit_label), side: 'debit', amount: input.initial_balance, path: ['initial_balance'] },
+      ],
+    });
+  }
+  return db(ctx).creditAccount.findUniqueOrThrow({ where: { id } });
+}
+
+/** Newest first; `starting_after` and `ending_before` are ids (time-sortable), `has_more` true only when more exist that way. */
+async function cursorPage<T extends { id: string }>(
+  fetch: (args: { where: { id?: { lt: string } | { gt: string } }; orderBy: { id: 'asc' | 'desc' }; take: number }) => Promise<T[]>,
+  input: { limit: number; starting_after?: string; ending_before?: string },
+): Promise<{ data: T[]; has_more: boolean }> {
+  const backwards = input.ending_before !== undefined && input.starting_after === undefined;
+  const rows = await fetch({
+    where: backwards ? { id: { gt: input.ending_before! } } : input.starting_after ? { id: { lt: input.starting_after } } : {},
+    orderBy: { id: backwards ? 'asc' : 'desc' },
+    take: input.limit + 1,
+  });
+  const page = rows.slice(0, input.limit);
+  return { data: backwards ? page.reverse() : page, has_more: rows.length > input.limit };
+}
+
+export async function listAccounts(ctx: RequestContext, input: ListAccountsInput) {
+  if (input.customer_id) await assertCustomerExists(ctx, input.customer_id);
+  const where = { ...CUSTOMER_ACCOUNT, ...(input.customer_id ? { customerId: input.customer_id } : {}) };
+  return cursorPage((args) => db(ctx).creditAccount.findMany({ ...args, where: { ...where, ...args.where } }), input);
+}
+
+export async function listEntries(ctx: RequestContext, input: ListEntriesInput) {
+  await findAccountOrThrow(ctx, input.id);
+  return cursorPage((args) => db(ctx).ledgerEntry.findMany({ ...args, where: { accountId: input.id, ...args.where } }), input);
+}
+
+/** Now: the running balance on the row (one indexed read). At `at`: the balance after the last entry up to then. */
+export async function accountBalance(ctx: RequestContext, input: BalanceInput): Promise<{ balance: bigint; updatedAt?: Date; asOf?: Date }> {
+  const account = await findAccountOrThrow(ctx, input.id);
+  if (!input.at) return { balance: account.balance, updatedAt: account.updatedAt };
+  const last = await db(ctx).ledgerEntry.findFirst({ where: { accountId: input.id, createdAt: { lte: input.at } }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: { balanceAfter: true } });
+  return { balance: last?.balanceAfter ?? 0n, asOf: input.at };
+}
+
+type Transition = 'freeze' | 'unfreeze' | 'close';
+
+/** Freeze (no new transactions), unfreeze, close (for good, only at a zero balance). Asking for the state it is in changes nothing. */
+export async function changeAccountStatus(ctx: RequestContext, id: string, to: Transition): Promise<CreditAccount> {
+  if (!(await lockRow(ctx, 'CreditAccount', id))) throw notFound('Account', id);
+  const account = await findAccountOrThrow(ctx, id);
+  if (account.status === 'closed') {
+    if (to === 'close') throw new AppError('account_closed', `Account ${id} is already closed`);
+    throw new AppError('account_closed', `Account ${id} is closed; closing cannot be undone`);
+  }
+  const status = to === 'freeze' ? 'frozen' : to === 'unfreeze' ? 'active' : 'closed';
+  if (to === 'close' && account.balance !== 0n) {
+    throw new AppError('balance_not_zero', `Account ${id} holds ${account.balance} ${account.unitLabel}; only an account at zero can be closed (debit or reverse the rest first)`, [
+      { path: ['id'], message: `holds ${account.balance} ${account.unitLabel}; close needs a balance of 0` },
+    ]);
+  }
+  if (account.status === status) return account;
+  await updateRows(ctx, 'CreditAccount', [{ id, status }]);
+  return findAccountOrThrow(ctx, id);
+}
+
+/** Credit (into the customer's account, out of the store's) or debit (the other way). */
+export async function creditOrDebit(ctx: RequestContext, side: Side, input: CreditDebitInput): Promise<LedgerTransactionWithEntries> {
+  const account = await findAccountOrThrow(ctx, input.id);
+  assertOpen(account, ['id']);
+  const counter: Side = side === 'credit' ? 'debit' : 'credit';
+  const { transaction } = await post(ctx, {
+    reference: input.reference,
+    idempotencyKey: input.idempotency_key,
+    requestHash: requestHash(`credits.${side}`, input),
+    postings: [
+      { accountId: account.id, side, amount: input.amount, path: [] },
+      { accountId: await systemAccount(ctx, account.unitLabel), side: counter, amount: input.amount, path: [] },
+    ],
+  });
+  return transaction;
+}
+
+export async function postTransaction(ctx: RequestContext, input: PostTransactionInput): Promise<LedgerTransactionWithEntries> {
+  const postings: Posting[] = input.entries.map((e, i) => ({ accountId: e.account_id, side: e.side, amount: e.amount, path: ['entries', i] }));
+  // Only customers' accounts are named here; the store's accounts move with credits and debits.
+  const visible = new Set((await db(ctx).creditAccount.findMany({ where: { id: { in: postings.map((p) => p.accountId) }, ...CUSTOMER_ACCOUNT }, select: { id: true } })).map((a) => a.id));
+  const unknown = postings.find((p) => !visible.has(p.accountId));
+  if (unknown) throw new AppError('not_found', `Account ${unknown.accountId} not found`, [{ path: [...unknown.path, 'account_id'], message: `no account ${unknown.accountId} in this store and environment` }]);
+  const { transaction } = await post(ctx, { reference: input.reference, idempotencyKey: input.idempotency_key, requestHash: requestHash('credits.post', input), postings });
+  return transaction;
+}
+
+export async function findTransactionOrThrow(ctx: RequestContext, id: string): Promise<LedgerTransactionWithEntries> {
+  const t = await db(ctx).ledgerTransaction.findUnique({ where: { id }, include: TRANSACTION_INCLUDE });
+  if (!t) throw notFound('Transaction', id);
+  return t;
+}
+
+/** Transactions posted under a reference, newest first (at most 100; `has_more` says when there are more). */
+export async function listTransactionsByReference(ctx: RequestContext, reference: string) {
+  const rows = await db(ctx).ledgerTransaction.findMany({ where: { reference }, include: TRANSACTION_INCLUDE, orderBy: { id: 'desc' }, take: 101 });
+  return { data: rows.slice(0, 100), has_more: rows.length > 100 };
+}
+
+/**
+ * Undoes a transaction with a new one, every entry's side swapped (`reversal_of` names the
+ * original, which is never changed). At most once: the original's row lock makes a second
+ * reversal wait and then find the first. A reversal that would overdraw is refused.
+ */
+export async function reverseTransaction(ctx: RequestContext, id: string, onAccount?: string): Promise<LedgerTransactionWithEntries> {
+  if (onAccount !== undefined) await findAccountOrThrow(ctx, onAccount);
+  if (!(await lockRow(ctx, 'LedgerTransaction', id))) throw notFound('Transaction', id);
+  const original = await findTransactionOrThrow(ctx, id);
+  if (onAccount !== undefined && !original.entries.some((e) => e.accountId === onAccount)) {
+    throw new AppError('not_found', `Transaction ${id} has no entry on account ${onAccount}`, [{ path: ['transaction_id'], message: `has no entry on account ${onAccount}` }]);
+  }
+  const reversal = await db(ctx).ledgerTransaction.findFirst({ where: { reversalOfId: id }, select: { id: true } });
+  if (reversal) throw new AppError('already_reversed', `Transaction ${id} was already reversed by ${reversal.id}`, [{ path: [onAccount === undefined ? 'id' : 'transaction_id'], message: `was already reversed by ${reversal.id}` }]);
+  const { transaction } = await post(ctx, {
+    reference: original.reference,
+    idempotencyKey: `reversal:${id}`,
+    requestHash: requestHash('credits.reverse', { id }),
+    reversalOfId: id,
+    postings: original.entries.map((e) => ({ accountId: e.accountId, side: e.side === 'credit' ? 'debit' : 'credit', amount: e.amount, path: [onAccount === undefined ? 'id' : 'transaction_id'] })),
+  });
+  return transaction;
+}
+
+export const reverseOnAccount = (ctx: RequestContext, input: ReverseOnAccountInput) => reverseTransaction(ctx, input.transaction_id, input.id);

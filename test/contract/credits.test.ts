@@ -1,0 +1,197 @@
+import { Creem } from 'creem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeCustomer } from '../support/factories.js';
+import { expectEventsParse } from '../support/events.js';
+import { expectLedgerConsistent } from '../support/ledger-check.js';
+import { api, startTestService, type TestService } from '../support/service.js';
+
+/**
+ * Customer credits: the fifteen operations through the official client (which validates every
+ * answer against its models), the structured error body, and the ledger's invariants under
+ * concurrent postings.
+ */
+describe('customer credits over /v1', () => {
+  let service: TestService;
+  let client: Creem;
+  let call: ReturnType<typeof api>;
+  let other: ReturnType<typeof api>;
+  let customerId: string;
+  let n = 0;
+  const key = () => `key-${++n}-${Date.now()}`;
+
+  beforeAll(async () => {
+    service = await startTestService();
+    const store = await service.createStore('Credits');
+    client = new Creem({ apiKey: store.test_api_key, serverURL: service.testUrl });
+    call = api(service.testUrl, store.test_api_key);
+    other = api(service.testUrl, (await service.createStore('Other')).test_api_key);
+    customerId = (await makeCustomer(service.contextOf(store), { email: 'credits@example.com' })).id;
+  });
+  afterAll(() => service?.close());
+
+  const account = async (name: string, initial?: string, unit = 'tokens') => {
+    const res = await call('POST', '/v1/customer-credits/accounts', { customer_id: customerId, name, unit_label: unit, ...(initial ? { initial_balance: initial } : {}) });
+    expect(res.status, res.text).toBe(201);
+    return res.json.id as string;
+  };
+  const balance = async (id: string) => (await call('GET', `/v1/customer-credits/accounts/${id}/balance`)).json.balance as string;
+
+  it('runs all fifteen operations through the official client', async () => {
+    const created = await client.customerCredits.createAccount({ customerId, name: 'API calls', unitLabel: 'calls', initialBalance: '100' });
+    expect(created).toMatchObject({ customerId, name: 'API calls', unitLabel: 'calls', status: 'active' });
+    expect(await client.customerCredits.getAccount(created.id)).toMatchObject({ id: created.id });
+    expect((await client.customerCredits.getAccountBalance(created.id)).balance).toBe('100');
+
+    const credited = await client.customerCredits.creditAccount(created.id, { amount: '50', reference: 'order_1', idempotencyKey: key() });
+    expect(credited.entries.find((e) => e.accountId === created.id)).toMatchObject({ side: 'credit', amount: '50' });
+    const debited = await client.customerCredits.debitAccount(created.id, { amount: '30', reference: 'usage_1', idempotencyKey: key() });
+    expect((await client.customerCredits.getAccountBalance(created.id)).balance).toBe('120');
+
+    const second = await client.customerCredits.createAccount({ customerId, name: 'Second', unitLabel: 'calls' });
+    const posted = await client.customerCredits.postTransaction({
+      reference: 'transfer_1',
+      idempotencyKey: key(),
+      entries: [
+        { accountId: created.id, side: 'debit', amount: '20' },
+        { accountId: second.id, side: 'credit', amount: '20' },
+      ],
+    });
+    expect(posted.entries).toHaveLength(2);
+    expect(await client.customerCredits.getTransaction(posted.id)).toMatchObject({ id: posted.id, reference: 'transfer_1' });
+    expect((await client.customerCredits.listTransactionsByReference('transfer_1')).data.map((t) => t.id)).toEqual([posted.id]);
+
+    const reversed = await client.customerCredits.reverseTransaction(created.id, { transactionId: debited.id });
+    expect(reversed.reversalOf).toBe(debited.id);
+    const reversedById = await client.customerCredits.reverseTransactionById(posted.id);
+    expect(reversedById.reversalOf).toBe(posted.id);
+    expect((await client.customerCredits.getAccountBalance(created.id)).balance).toBe('150');
+    expect((await client.customerCredits.getAccountBalance(second.id)).balance).toBe('0');
+
+    // Pages of 2 through the client's own iterator: every entry once, newest first.
+    const seen: string[] = [];
+    for await (const page of await client.customerCredits.listEntries(created.id, 2)) seen.push(...page.result.data.map((e) => e.id));
+    expect(seen).toHaveLength(6);
+    expect([...seen].sort().reverse()).toEqual(seen);
+    const accounts: string[] = [];
+    for await (const page of await client.customerCredits.listAccounts(1, customerId)) accounts.push(...page.result.data.map((a) => a.id));
+    expect(accounts).toEqual(expect.arrayContaining([created.id, second.id]));
+
+    expect((await client.customerCredits.freezeAccount(second.id)).status).toBe('frozen');
+    expect((await client.customerCredits.unfreezeAccount(second.id)).status).toBe('active');
+    expect((await client.customerCredits.closeAccount(second.id)).status).toBe('closed');
+    await expectLedgerConsistent(service.db);
+  });
+
+  it('refuses bad amounts with a structured error naming the field, writing nothing', async () => {
+    // A unit of its own: the store's account of a unit holds minus what all its customers hold.
+    const id = await account('Strict', '10', 'huge');
+    for (const amount of ['0', '-5', '1.5', '1e3', '+5', '007', ' 5', '9223372036854775808', 5, '']) {
+      const res = await call('POST', `/v1/customer-credits/accounts/${id}/credit`, { amount, reference: 'r', idempotency_key: key() });
+      expect(res.status, JSON.stringify(amount)).toBe(400);
+      expect(res.json.error).toMatchObject({ type: 'invalid_request_error', code: 'validation_failed', param: 'amount', request_id: expect.any(String) });
+    }
+    const largest = await call('POST', `/v1/customer-credits/accounts/${id}/credit`, { amount: '9223372036854775797', reference: 'r', idempotency_key: key() });
+    expect(largest.status, largest.text).toBe(201);
+    const beyond = await call('POST', `/v1/customer-credits/accounts/${id}/credit`, { amount: '1', reference: 'r', idempotency_key: key() });
+    expect([beyond.status, beyond.json.error.param]).toEqual([400, 'amount']);
+    expect(await balance(id)).toBe('9223372036854775807');
+
+    const unbalanced = await call('POST', '/v1/customer-credits/transactions', {
+      reference: 'r',
+      idempotency_key: key(),
+      entries: [
+        { account_id: id, side: 'debit', amount: '5' },
+        { account_id: await account('Other bucket'), side: 'credit', amount: '4' },
+      ],
+    });
+    expect(unbalanced.status).toBe(422);
+    expect(unbalanced.json.error).toMatchObject({ code: 'unbalanced_transaction', param: 'entries' });
+    const badEntry = await call('POST', '/v1/customer-credits/transactions', { reference: 'r', idempotency_key: key(), entries: [{ account_id: id, side: 'debit', amount: '5' }, { account_id: id, side: 'sideways', amount: '5' }] });
+    expect([badEntry.status, badEntry.json.error.param]).toEqual([400, 'entries[1].side']);
+    const taken = await call('POST', '/v1/customer-credits/accounts', { customer_id: customerId, name: ' strict ' });
+    expect([taken.status, taken.json.error.code, taken.json.error.param]).toEqual([409, 'account_exists', 'name']);
+  });
+
+  it('refuses a debit beyond the balance whole, and an account in the wrong state, with 409', async () => {
+    const id = await account('Small', '5');
+    const over = await call('POST', `/v1/customer-credits/accounts/${id}/debit`, { amount: '6', reference: 'r', idempotency_key: key() });
+    expect([over.status, over.json.error.code]).toEqual([409, 'insufficient_balance']);
+    await call('POST', `/v1/customer-credits/accounts/${id}/freeze`);
+    const frozen = await call('POST', `/v1/customer-credits/accounts/${id}/debit`, { amount: '1', reference: 'r', idempotency_key: key() });
+    expect([frozen.status, frozen.json.error.code]).toEqual([409, 'account_frozen']);
+    expect((await call('GET', `/v1/customer-credits/accounts/${id}`)).json.status).toBe('frozen');
+    const closing = await call('POST', `/v1/customer-credits/accounts/${id}/close`);
+    expect([closing.status, closing.json.error.code]).toEqual([409, 'balance_not_zero']);
+    expect(await balance(id)).toBe('5');
+    // Another store's key sees none of it.
+    expect((await other('GET', `/v1/customer-credits/accounts/${id}`)).status).toBe(404);
+    expect((await other('POST', `/v1/customer-credits/accounts/${id}/credit`, { amount: '1', reference: 'r', idempotency_key: key() })).status).toBe(404);
+  });
+
+  it('posts once per idempotency key, also when ten requests with one key race; another request with the key is refused', async () => {
+    const id = await account('Keyed', '0');
+    const k = key();
+    const answers = await Promise.all(Array.from({ length: 10 }, () => call('POST', `/v1/customer-credits/accounts/${id}/credit`, { amount: '7', reference: 'grant', idempotency_key: k })));
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(201));
+    expect(new Set(answers.map((a) => a.json.id)).size).toBe(1);
+    expect(await balance(id)).toBe('7');
+    const reused = await call('POST', `/v1/customer-credits/accounts/${id}/credit`, { amount: '8', reference: 'grant', idempotency_key: k });
+    expect([reused.status, reused.json.error.code, reused.json.error.param]).toEqual([400, 'idempotency_key_reused', 'idempotency_key']);
+    await expectLedgerConsistent(service.db);
+  });
+
+  it('100 concurrent debits of 1 against 50 leave exactly 50 successes and a balance of 0', async () => {
+    const id = await account('Race', '50');
+    const answers = await Promise.all(Array.from({ length: 100 }, () => call('POST', `/v1/customer-credits/accounts/${id}/debit`, { amount: '1', reference: 'race', idempotency_key: key() })));
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(50);
+    expect(answers.filter((a) => a.status === 409).every((a) => a.json.error.code === 'insufficient_balance')).toBe(true);
+    expect(answers.filter((a) => a.status === 409)).toHaveLength(50);
+    expect(await balance(id)).toBe('0');
+    await expectLedgerConsistent(service.db);
+  });
+
+  it('50 transfers each way between two accounts finish without deadlock', async () => {
+    const [a, b] = [await account('Left', '1000'), await account('Right', '1000')];
+    const transfer = (from: string, to: string) =>
+      call('POST', '/v1/customer-credits/transactions', {
+        reference: 'swap',
+        idempotency_key: key(),
+        entries: [
+          { account_id: from, side: 'debit', amount: '3' },
+          { account_id: to, side: 'credit', amount: '3' },
+        ],
+      });
+    const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 ? transfer(a, b) : transfer(b, a))));
+    expect(answers.map((r) => r.status)).toEqual(Array(100).fill(201));
+    expect([await balance(a), await balance(b)]).toEqual(['1000', '1000']);
+    await expectLedgerConsistent(service.db);
+  });
+
+  it('reverses a transaction at most once, and refuses a reversal that would overdraw', async () => {
+    const id = await account('Reversible', '0');
+    const grant = (await call('POST', `/v1/customer-credits/accounts/${id}/credit`, { amount: '10', reference: 'r', idempotency_key: key() })).json;
+    const twice = await Promise.all([1, 2, 3].map(() => call('POST', `/v1/customer-credits/transactions/${grant.id}/reverse`)));
+    expect(twice.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(twice.filter((r) => r.status === 409).map((r) => r.json.error.code)).toEqual(['already_reversed', 'already_reversed']);
+    expect(await balance(id)).toBe('0');
+
+    const second = (await call('POST', `/v1/customer-credits/accounts/${id}/credit`, { amount: '10', reference: 'r', idempotency_key: key() })).json;
+    await call('POST', `/v1/customer-credits/accounts/${id}/debit`, { amount: '8', reference: 'r', idempotency_key: key() });
+    const overdraw = await call('POST', `/v1/customer-credits/accounts/${id}/reverse`, { transaction_id: second.id });
+    expect([overdraw.status, overdraw.json.error.code]).toEqual([409, 'insufficient_balance']);
+    expect(await balance(id)).toBe('2');
+    await expectLedgerConsistent(service.db);
+  });
+
+  it('answers the balance at an instant from the entries, and records events whose bodies parse with the client’s models', async () => {
+    const id = await account('Timed', '4');
+    const before = new Date().toISOString();
+    await new Promise((r) => setTimeout(r, 5));
+    await call('POST', `/v1/customer-credits/accounts/${id}/debit`, { amount: '4', reference: 'spent', idempotency_key: key() });
+    expect((await call('GET', `/v1/customer-credits/accounts/${id}/balance?at=${encodeURIComponent(before)}`)).json).toMatchObject({ balance: '4', as_of: before });
+    expect(await balance(id)).toBe('0');
+    const events = await service.db.prisma.event.findMany({ where: { type: { in: ['credits.granted', 'credits.consumed', 'customer_credits.exhausted'] }, payload: { path: ['bucket_name'], equals: 'Timed' } }, orderBy: { id: 'asc' } });
+    expect(events.map((e) => e.type)).toEqual(['credits.granted', 'credits.consumed', 'customer_credits.exhausted']);
+    await expectEventsParse(service.db, ['credits.granted', 'credits.consumed', 'customer_credits.exhausted']);
+  });
+});
