@@ -10,5 +10,6 @@ import '../modules/portal/portal.graphql.js';
 import '../modules/webhooks/webhooks.graphql.js';
 import '../modules/test-clock/test-clock.graphql.js';
 import '../modules/refunds/refunds.graphql.js';
+import '../modules/credits/credits.graphql.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -194,4 +194,32 @@ describe('customer credits over /v1', () => {
     expect(events.map((e) => e.type)).toEqual(['credits.granted', 'credits.consumed', 'customer_credits.exhausted']);
     await expectEventsParse(service.db, ['credits.granted', 'credits.consumed', 'customer_credits.exhausted']);
   });
+
+  it('runs through GraphQL: customer -> credit accounts with balances and entries, and the mutations with userErrors', async () => {
+    const gql = async (query: string, variables: object = {}) => (await call('POST', '/graphql', { query, variables })).json;
+    const opened = await gql(
+      'mutation($c: ID!) { createCreditAccount(input: { customerId: $c, name: "GraphQL", unitLabel: "images", initialBalance: "9" }) { account { id balance status } userErrors { field code } } }',
+      { c: customerId },
+    );
+    const id = opened.data.createCreditAccount.account.id;
+    expect(opened.data.createCreditAccount).toMatchObject({ account: { balance: '9', status: 'active' }, userErrors: [] });
+    const debit = await gql('mutation($id: ID!, $k: String!) { debitCreditAccount(input: { id: $id, amount: "4", reference: "gql", idempotencyKey: $k }) { transaction { entries { side amount balanceAfter } } userErrors { field code } } }', { id, k: key() });
+    expect(debit.data.debitCreditAccount.userErrors).toEqual([]);
+    const over = await gql('mutation($id: ID!, $k: String!) { debitCreditAccount(input: { id: $id, amount: "6", reference: "gql", idempotencyKey: $k }) { transaction { id } userErrors { field code } } }', { id, k: key() });
+    expect(over.data.debitCreditAccount).toEqual({ transaction: null, userErrors: [{ field: 'amount', code: 'insufficient_balance' }] });
+    const bad = await gql('mutation($id: ID!, $k: String!) { creditCreditAccount(input: { id: $id, amount: "1.5", reference: "gql", idempotencyKey: $k }) { userErrors { field code } } }', { id, k: key() });
+    expect(bad.data.creditCreditAccount.userErrors).toEqual([{ field: 'amount', code: 'validation_failed' }]);
+
+    const graph = await gql(
+      'query($c: ID!) { node(id: $c) { ... on Customer { creditAccounts(first: 50) { totalCount edges { node { id name balance entries(first: 5) { edges { node { side amount balanceAfter } } } } } } } } }',
+      { c: customerId },
+    );
+    const accounts = graph.data.node.creditAccounts.edges.map((e: any) => e.node);
+    const mine = accounts.find((a: any) => a.id === id);
+    expect(mine).toMatchObject({ name: 'GraphQL', balance: '5' });
+    expect(mine.entries.edges.map((e: any) => e.node)).toEqual([
+      { side: 'debit', amount: '4', balanceAfter: '5' },
+      { side: 'credit', amount: '9', balanceAfter: '9' },
+    ]);
+  });
 });

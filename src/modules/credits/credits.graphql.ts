@@ -1,0 +1,147 @@
+import { apiEnum, builder, ModeEnum } from '../../graphql/builder.js';
+import { operationMutation, payloadType } from '../../graphql/mutation.js';
+import { db } from '../../db/tenant.js';
+import {
+  closeAccountOp,
+  createAccountOp,
+  creditAccountOp,
+  debitAccountOp,
+  freezeAccountOp,
+  postTransactionOp,
+  reverseTransactionOp,
+  unfreezeAccountOp,
+} from './credits.operations.js';
+import { LEDGER_SIDES } from './credits.schemas.js';
+
+const CreditAccountStatusEnum = apiEnum('CreditAccountStatus', ['active', 'frozen', 'closed'] as const, '`frozen`: no new transactions until unfrozen; `closed`: for good');
+const LedgerSideEnum = apiEnum('LedgerSide', LEDGER_SIDES, '`credit` adds to the account, `debit` takes from it');
+const AMOUNT = 'A positive decimal integer as a string, up to 9223372036854775807';
+
+builder.prismaNode('CreditAccount', {
+  id: { field: 'id' },
+  nullable: true,
+  description: "A customer's credit bucket (prepaid API calls, tokens, minutes) in the double-entry ledger",
+  fields: (t) => ({
+    mode: t.expose('mode', { type: ModeEnum }),
+    name: t.exposeString('name', { description: 'Unique per customer, compared without regard to case' }),
+    unitLabel: t.exposeString('unitLabel'),
+    status: t.field({ type: CreditAccountStatusEnum, select: { status: true }, resolve: (a) => a.status }),
+    // The running balance lives on the account row: a page of accounts reads its balances in
+    // the same query as the accounts, with no query per account.
+    balance: t.field({ type: 'MinorUnits', description: 'Credits minus debits of all entries, kept on the account with every posting', select: { balance: true }, resolve: (a) => a.balance }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    customer: t.relation('customer', { nullable: true }),
+    entries: t.relatedConnection('entries', { cursor: 'id', totalCount: true, description: 'The history, newest first', query: { orderBy: { id: 'desc' } } }),
+  }),
+});
+
+builder.prismaNode('LedgerTransaction', {
+  id: { field: 'id' },
+  name: 'CreditTransaction',
+  nullable: true,
+  description: 'Balanced entries posted at once: its debits equal its credits',
+  fields: (t) => ({
+    mode: t.expose('mode', { type: ModeEnum }),
+    reference: t.exposeString('reference'),
+    idempotencyKey: t.exposeString('idempotencyKey'),
+    reversalOf: t.relation('reversalOf', { nullable: true, description: 'The transaction this one undoes' }),
+    reversedBy: t.relation('reversedBy', { nullable: true, description: 'The transaction that undid this one' }),
+    entries: t.relation('entries', { query: { orderBy: { id: 'asc' } } }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.prismaObject('LedgerEntry', {
+  name: 'CreditEntry',
+  description: 'One side of a transaction on one account, with the balance right after it',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    side: t.field({ type: LedgerSideEnum, select: { side: true }, resolve: (e) => e.side }),
+    amount: t.field({ type: 'MinorUnits', select: { amount: true }, resolve: (e) => e.amount }),
+    balanceAfter: t.field({ type: 'MinorUnits', select: { balanceAfter: true }, resolve: (e) => e.balanceAfter }),
+    account: t.relation('account'),
+    transaction: t.relation('transaction'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.prismaObjectFields('Customer', (t) => ({
+  creditAccounts: t.relatedConnection('creditAccounts', { cursor: 'id', totalCount: true, description: "The customer's credit buckets, newest first", query: { orderBy: { id: 'desc' } } }),
+}));
+
+builder.queryField('creditTransactionsByReference', (t) =>
+  t.prismaField({
+    type: ['LedgerTransaction'],
+    description: 'Transactions posted under a reference, newest first (at most 100)',
+    args: { reference: t.arg.string({ required: true }) },
+    resolve: (query, _root, args, ctx) => db(ctx.core).ledgerTransaction.findMany({ ...query, where: { reference: args.reference }, orderBy: { id: 'desc' }, take: 100 }),
+  }),
+);
+
+const AccountPayload = payloadType('CreditAccountPayload', 'account', 'CreditAccount', 'The account');
+const TransactionPayload = payloadType('CreditTransactionPayload', 'transaction', 'LedgerTransaction', 'The transaction posted (the first one, on a retry with its idempotency key)');
+const AccountIdInput = (name: string) => builder.inputType(name, { fields: (t) => ({ id: t.id({ required: true, description: 'cca_…' }) }) });
+
+operationMutation('createCreditAccount', {
+  op: createAccountOp,
+  input: builder.inputType('CreateCreditAccountInput', {
+    fields: (t) => ({
+      customerId: t.id({ required: true }),
+      name: t.string({ required: false, description: 'Default "default"' }),
+      unitLabel: t.string({ required: false, description: 'Default "credits"' }),
+      initialBalance: t.string({ required: false, description: `${AMOUNT}; credited from the store's account` }),
+    }),
+  }),
+  payload: AccountPayload,
+  description: "Opens a credit bucket for a customer, optionally seeded",
+});
+
+const CreditDebitInput = (name: string) =>
+  builder.inputType(name, {
+    fields: (t) => ({
+      id: t.id({ required: true, description: 'The account, cca_…' }),
+      amount: t.string({ required: true, description: AMOUNT }),
+      reference: t.string({ required: true }),
+      idempotencyKey: t.string({ required: true, description: 'A retry with the same key and request gets the first transaction' }),
+    }),
+  });
+
+operationMutation('creditCreditAccount', { op: creditAccountOp, input: CreditDebitInput('CreditCreditAccountInput'), payload: TransactionPayload, description: "Adds credits to a customer's account (from the store's account)" });
+operationMutation('debitCreditAccount', {
+  op: debitAccountOp,
+  input: CreditDebitInput('DebitCreditAccountInput'),
+  payload: TransactionPayload,
+  description: "Takes credits from a customer's account; refused whole (insufficient_balance) when it would go below zero",
+});
+
+operationMutation('postCreditTransaction', {
+  op: postTransactionOp,
+  input: builder.inputType('PostCreditTransactionInput', {
+    fields: (t) => ({
+      reference: t.string({ required: true }),
+      idempotencyKey: t.string({ required: true }),
+      entries: t.field({
+        required: true,
+        type: [
+          builder.inputType('CreditEntryInput', {
+            fields: (f) => ({ accountId: f.id({ required: true }), side: f.field({ type: LedgerSideEnum, required: true }), amount: f.string({ required: true, description: AMOUNT }) }),
+          }),
+        ],
+      }),
+    }),
+  }),
+  payload: TransactionPayload,
+  description: 'Posts entries on several accounts at once; total debits must equal total credits (unbalanced_transaction)',
+});
+
+operationMutation('reverseCreditTransaction', {
+  op: reverseTransactionOp,
+  input: builder.inputType('ReverseCreditTransactionInput', { fields: (t) => ({ id: t.id({ required: true, description: 'cct_…' }) }) }),
+  payload: TransactionPayload,
+  description: 'Undoes a transaction with a new one, every side swapped; at most once',
+});
+
+operationMutation('freezeCreditAccount', { op: freezeAccountOp, input: AccountIdInput('FreezeCreditAccountInput'), payload: AccountPayload, description: 'No new transactions on the account until unfrozen' });
+operationMutation('unfreezeCreditAccount', { op: unfreezeAccountOp, input: AccountIdInput('UnfreezeCreditAccountInput'), payload: AccountPayload, description: 'Allows transactions again' });
+operationMutation('closeCreditAccount', { op: closeAccountOp, input: AccountIdInput('CloseCreditAccountInput'), payload: AccountPayload, description: 'Closes the account for good; only at a balance of zero' });
