@@ -1,6 +1,5 @@
 import { apiEnum, builder, ModeEnum } from '../../graphql/builder.js';
 import { operationMutation, payloadType } from '../../graphql/mutation.js';
-import { db } from '../../db/tenant.js';
 import {
   closeAccountOp,
   createAccountOp,
@@ -12,6 +11,7 @@ import {
   unfreezeAccountOp,
 } from './credits.operations.js';
 import { LEDGER_SIDES } from './credits.schemas.js';
+import { transactionsByReferenceSelecting } from './credits.service.js';
 
 const CreditAccountStatusEnum = apiEnum('CreditAccountStatus', ['active', 'frozen', 'closed'] as const, '`frozen`: no new transactions until unfrozen; `closed`: for good');
 const LedgerSideEnum = apiEnum('LedgerSide', LEDGER_SIDES, '`credit` adds to the account, `debit` takes from it');
@@ -75,7 +75,7 @@ builder.queryField('creditTransactionsByReference', (t) =>
     type: ['LedgerTransaction'],
     description: 'Transactions posted under a reference, newest first (at most 100)',
     args: { reference: t.arg.string({ required: true }) },
-    resolve: (query, _root, args, ctx) => db(ctx.core).ledgerTransaction.findMany({ ...query, where: { reference: args.reference }, orderBy: { id: 'desc' }, take: 100 }),
+    resolve: (query, _root, args, ctx) => transactionsByReferenceSelecting(ctx.core, args.reference, query),
   }),
 );
 

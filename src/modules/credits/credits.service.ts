@@ -162,6 +162,11 @@ export async function findTransactionOrThrow(ctx: RequestContext, id: string): P
   return t;
 }
 
+/** The same list with a caller's selection (GraphQL). */
+export function transactionsByReferenceSelecting(ctx: RequestContext, reference: string, selection: { include?: Prisma.LedgerTransactionInclude; select?: Prisma.LedgerTransactionSelect }) {
+  return db(ctx).ledgerTransaction.findMany({ ...selection, where: { reference }, orderBy: { id: 'desc' }, take: 100 });
+}
+
 /** Transactions posted under a reference, newest first (at most 100; `has_more` says when there are more). */
 export async function listTransactionsByReference(ctx: RequestContext, reference: string) {
   const rows = await db(ctx).ledgerTransaction.findMany({ where: { reference }, include: TRANSACTION_INCLUDE, orderBy: { id: 'desc' }, take: 101 });
