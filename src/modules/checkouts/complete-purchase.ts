@@ -4,6 +4,7 @@ import { db } from '../../db/tenant.js';
 import { newId } from '../../lib/ids.js';
 import { addDays, addInterval, type Interval } from '../../lib/periods.js';
 import { recordEvent } from '../events/events.service.js';
+import { grantPurchasedCredits } from '../credits/credit-grants.js';
 import { issueLicense } from '../licenses/licenses.service.js';
 import { serializeSubscription } from '../subscriptions/subscriptions.serializer.js';
 import { SUBSCRIPTION_INCLUDE } from '../subscriptions/subscriptions.service.js';
@@ -169,7 +170,8 @@ export async function completePurchase(
       expiresInDays: licenseFeature.licenseExpiresInDays,
     });
   }
-  // customerCredits features grant credits through the ledger, which arrives with the credits issue.
+  // A free trial pays nothing yet: its credits come with the first paid period.
+  if (quote.amount_due > 0n || !subscriptionId) await grantPurchasedCredits(ctx, customerId, transactionId, product.features);
 
   const completed = await tx.checkout.update({
     where: { id: c.id },

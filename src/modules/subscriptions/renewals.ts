@@ -9,6 +9,7 @@ import { expectDispute } from '../disputes/disputes.service.js';
 import { paymentProcessorFor, type CardDetails, type ChargeResult, type PaymentProcessor } from '../payments/processor.js';
 import { AppError } from '../../lib/errors.js';
 import type { EventType } from '../events/events.service.js';
+import { creditFeaturesOf, grantPurchasedCredits } from '../credits/credit-grants.js';
 import { announceSubscription, announceSubscriptions } from './subscriptions.service.js';
 
 /**
@@ -227,7 +228,7 @@ async function finishTries(ctx: RequestContext, outcomes: readonly Outcome[], re
   if (!nowPaid.length && !nowDeclined.length) return;
   const subs = await db(ctx).subscription.findMany({
     where: { id: { in: [...nowPaid, ...nowDeclined].map((o) => o.t.subscriptionId) } },
-    select: { id: true, status: true, discountId: true, discountPeriodsLeft: true, billingPeriods: true },
+    select: { id: true, status: true, discountId: true, discountPeriodsLeft: true, billingPeriods: true, customerId: true, productId: true },
   });
   const byId = new Map(subs.map((s) => [s.id, s]));
   const now = ctx.clock.now();
@@ -253,6 +254,13 @@ async function finishTries(ctx: RequestContext, outcomes: readonly Outcome[], re
   );
   await scheduleJobs(ctx, RENEW_JOB, nowPaid.map(({ t }) => ({ subjectId: t.subscriptionId, dueAt: t.transaction.periodEnd! })));
   for (const { t, result } of nowPaid) await expectDispute(ctx, t.transaction.id, result);
+  // Each paid period grants the product's credits, in this transaction (keyed by the invoice).
+  const credits = await creditFeaturesOf(ctx, nowPaid.map(({ t }) => byId.get(t.subscriptionId)!.productId));
+  for (const { t } of nowPaid) {
+    const s = byId.get(t.subscriptionId)!;
+    const features = credits.get(s.productId);
+    if (features) await grantPurchasedCredits(ctx, s.customerId, t.transaction.id, features);
+  }
   // From a trial or from past due, the subscription is active again: say so before it is paid.
   const announcements: { id: string; types: EventType[] }[] = nowPaid.map(({ t }) => ({
     id: t.subscriptionId,
