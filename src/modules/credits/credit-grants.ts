@@ -35,7 +35,7 @@ export async function grantPurchasedCredits(ctx: RequestContext, customerId: str
       requestHash: `grant:${paymentId}:${f.id}`,
       postings: [
         { accountId: account.id, side: 'credit', amount: f.creditsAmount, path: ['features', f.id] },
-        { accountId: await systemAccount(ctx, account.unitLabel), side: 'debit', amount: f.creditsAmount, path: ['features', f.id] },
+        { accountId: await systemAccount(ctx, account.unitLabel, account.id), side: 'debit', amount: f.creditsAmount, path: ['features', f.id] },
       ],
     });
   }

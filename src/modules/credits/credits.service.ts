@@ -1,7 +1,7 @@
 import type { CreditAccount, Prisma } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../context.js';
 import { canonical } from '../../core/idempotency.js';
-import { db, insertRows, lockRow, updateRows } from '../../db/tenant.js';
+import { afterCommit, db, insertRows, lockRow, updateRows } from '../../db/tenant.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { sha256Hex } from '../../lib/secrets.js';
@@ -29,19 +29,39 @@ export async function findAccountOrThrow(ctx: RequestContext, id: string): Promi
 }
 
 /**
- * The store's counter-account for a unit label, made on first use: every credit to a customer
- * is a debit here and every debit a credit, so each transaction balances. Its balance is
- * minus what the customers of that unit hold.
+ * The store's counter-accounts: every credit to a customer is a debit on one of them and every
+ * debit a credit, so each transaction balances; together they hold minus what the customers of
+ * that unit hold. A unit has SYSTEM_SHARDS of them, a customer account always using the same
+ * one: postings to different customers then lock different rows, where one store account
+ * would make every posting of the store wait for the one before.
  */
-export async function systemAccount(ctx: RequestContext, unitLabel: string): Promise<string> {
-  const name = `system:${unitLabel}`;
+export const SYSTEM_SHARDS = 16;
+
+/** Ids of counter-accounts known to be committed (they are never deleted), by store, mode and unit. */
+const systemAccounts = new Map<string, string>();
+
+function shardOf(accountId: string): number {
+  let h = 0;
+  for (let i = 0; i < accountId.length; i++) h = (h * 31 + accountId.charCodeAt(i)) | 0;
+  return Math.abs(h) % SYSTEM_SHARDS;
+}
+
+export async function systemAccount(ctx: RequestContext, unitLabel: string, forAccountId: string): Promise<string> {
+  const systemUnit = `${unitLabel}#${shardOf(forAccountId)}`;
+  const cacheKey = `${ctx.storeId}\u0000${ctx.mode}\u0000${systemUnit}`;
+  const known = systemAccounts.get(cacheKey);
+  if (known) return known;
+  const name = `system:${systemUnit}`;
   await insertRows(
     ctx,
     'CreditAccount',
-    [{ id: newId('creditAccount'), owner: 'store', customerId: null, name, nameKey: name.toLowerCase(), systemUnit: unitLabel, unitLabel, createdAt: ctx.clock.now() }],
+    [{ id: newId('creditAccount'), owner: 'store', customerId: null, name, nameKey: name.toLowerCase(), systemUnit, unitLabel, createdAt: ctx.clock.now() }],
     { onConflict: { key: ['storeId', 'mode', 'systemUnit'] } },
   );
-  return (await db(ctx).creditAccount.findFirstOrThrow({ where: { systemUnit: unitLabel }, select: { id: true } })).id;
+  const { id } = await db(ctx).creditAccount.findFirstOrThrow({ where: { systemUnit }, select: { id: true } });
+  // Remembered once committed: a transaction that rolls back may have made the row.
+  afterCommit(ctx, () => systemAccounts.set(cacheKey, id));
+  return id;
 }
 
 /** A customer's bucket; `initial_balance` is credited from the store's account in the same transaction. */
@@ -67,7 +87,7 @@ export async function createAccount(ctx: RequestContext, input: CreateAccountInp
       requestHash: requestHash('credits.initial_balance', { id }),
       postings: [
         { accountId: id, side: 'credit', amount: input.initial_balance, path: ['initial_balance'] },
-        { accountId: await systemAccount(ctx, input.unit_label), side: 'debit', amount: input.initial_balance, path: ['initial_balance'] },
+        { accountId: await systemAccount(ctx, input.unit_label, id), side: 'debit', amount: input.initial_balance, path: ['initial_balance'] },
       ],
     });
   }
@@ -140,7 +160,7 @@ export async function creditOrDebit(ctx: RequestContext, side: Side, input: Cred
     requestHash: requestHash(`credits.${side}`, input),
     postings: [
       { accountId: account.id, side, amount: input.amount, path: [] },
-      { accountId: await systemAccount(ctx, account.unitLabel), side: counter, amount: input.amount, path: [] },
+      { accountId: await systemAccount(ctx, account.unitLabel, account.id), side: counter, amount: input.amount, path: [] },
     ],
   });
   return transaction;

@@ -79,7 +79,7 @@ describe('ledger properties', () => {
             });
             const t = await attempt(() => perform(ctx, postTransactionOp, { reference: 'prop', idempotency_key: key, entries }), net);
             if (t) posted.push({ id: t.id, net, reversed: false });
-          } else {
+          } else if (s.kind === 'reverse') {
             const open = posted.filter((p) => !p.reversed);
             if (!open.length) continue;
             const target = open[s.pick % open.length]!;
