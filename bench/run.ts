@@ -26,6 +26,7 @@ import { checkGraphAnswer, CUSTOMER_GRAPH, LICENSES, seedCustomerGraph, SUBSCRIP
 import { measure } from './load.js';
 import { benchWebhookDelivery, formatWebhookBench } from './webhooks.js';
 import { benchRenewals, formatRenewalBench, type RenewalBench } from './renewals.js';
+import { benchLedger, formatLedgerBench, type LedgerRow } from './ledger.js';
 import { createBenchDatabase, type BenchDatabase } from './postgres.js';
 import { formatPurchaseTable, formatTable, machineDescription, targetVerdict, type PurchaseRow, type Row, type TargetName } from './report.js';
 
@@ -334,6 +335,8 @@ async function main(cleanup: Cleanup): Promise<number> {
 
   // BENCH_ONLY=renewals: the renewal section alone (it needs no service of its own).
   if (process.env.BENCH_ONLY === 'renewals') return reportRenewals(await benchRenewals(db.url, (name, run) => cleanup.defer(name, run)));
+  // BENCH_ONLY=ledger: the ledger section alone.
+  if (process.env.BENCH_ONLY === 'ledger') return reportLedger(await benchLedger(db.url, s.durationSec, (name, run) => cleanup.defer(name, run)));
 
   const pgRun = await benchService('postgres/ours', { DATABASE_URL: db.url }, s, cleanup);
   const baseline = await benchBaseline(db.url, pgRun.productId, s, cleanup);
@@ -345,6 +348,7 @@ async function main(cleanup: Cleanup): Promise<number> {
   const purchasesAndGraph = await benchPurchasesAndGraph(db, pgRun.store, s, cleanup);
   const webhooks = await benchWebhookDelivery(db.url, pgRun.store.storeId, s.durationSec, (name, run) => cleanup.defer(name, run));
   const renewals = await benchRenewals(db.url, (name, run) => cleanup.defer(name, run));
+  const ledger = await benchLedger(db.url, s.durationSec, (name, run) => cleanup.defer(name, run));
 
   const rows = [...pgRun.rows, ...embeddedRun.rows, ...baseline];
   printReport(rows, s);
@@ -358,7 +362,22 @@ async function main(cleanup: Cleanup): Promise<number> {
   const problems = [...purchasesAndGraph.problems, ...webhooks.problems];
   for (const p of problems) console.error(`BROKEN: ${p}`);
   const renewalsBroken = reportRenewals(renewals);
-  return broken.length || problems.length || renewalsBroken ? 1 : 0;
+  const ledgerBroken = reportLedger(ledger);
+  return broken.length || problems.length || renewalsBroken || ledgerBroken ? 1 : 0;
+}
+
+/** The ledger section's table and targets; 1 when something was wrong. */
+function reportLedger(r: { rows: LedgerRow[]; problems: string[] }): number {
+  console.log('\nLedger postings on PostgreSQL: debits of 1 through REST, 20 concurrent clients, against the same posting written by hand with pg (same invariants).\n');
+  console.log(formatLedgerBench(r.rows));
+  const of = (target: string, scenario: string) => r.rows.find((x) => x.target === target && x.scenario === scenario)!.postingsPerSec;
+  const spread = of('ours (REST, postgres)', 'spread');
+  const hot = of('ours (REST, postgres)', 'hot');
+  const ratio = Math.min(spread / of('hand-written pg', 'spread'), hot / of('hand-written pg', 'hot'));
+  const met = spread >= 2_000 && hot >= 500 && ratio >= 0.5;
+  console.log(`target: at least 2,000 postings/s spread, 500/s on the hot account, 0.5 of the baseline: ${met ? 'met' : 'NOT met'} (${spread.toFixed(0)}/s, ${hot.toFixed(0)}/s, ${ratio.toFixed(2)})`);
+  for (const p of r.problems) console.error(`BROKEN: ${p}`);
+  return r.problems.length ? 1 : 0;
 }
 
 /** The renewal section's table and target; 1 when something was wrong. */

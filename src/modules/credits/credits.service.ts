@@ -40,7 +40,7 @@ export const SYSTEM_SHARDS = 16;
 /** Ids of counter-accounts known to be committed (they are never deleted), by store, mode and unit. */
 const systemAccounts = new Map<string, string>();
 
-function shardOf(accountId: string): number {
+export function shardOf(accountId: string): number {
   let h = 0;
   for (let i = 0; i < accountId.length; i++) h = (h * 31 + accountId.charCodeAt(i)) | 0;
   return Math.abs(h) % SYSTEM_SHARDS;
