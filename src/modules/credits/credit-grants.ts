@@ -34,8 +34,8 @@ export async function grantPurchasedCredits(ctx: RequestContext, customerId: str
       idempotencyKey: `grant:${paymentId}:${f.id}`,
       requestHash: `grant:${paymentId}:${f.id}`,
       postings: [
-        { accountId: account.id, side: 'credit', amount: f.creditsAmount, path: ['features', f.id] },
-        { accountId: await systemAccount(ctx, account.unitLabel, account.id), side: 'debit', amount: f.creditsAmount, path: ['features', f.id] },
+        { accountId: account.id, side: 'credit', amount: f.creditsAmount, accountPath: ['features', f.id], amountPath: ['features', f.id] },
+        { accountId: await systemAccount(ctx, account.unitLabel, account.id), side: 'debit', amount: f.creditsAmount, accountPath: ['features', f.id], amountPath: ['features', f.id] },
       ],
     });
   }

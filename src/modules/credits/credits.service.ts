@@ -86,8 +86,8 @@ export async function createAccount(ctx: RequestContext, input: CreateAccountInp
       idempotencyKey: `initial_balance:${id}`,
       requestHash: requestHash('credits.initial_balance', { id }),
       postings: [
-        { accountId: id, side: 'credit', amount: input.initial_balance, path: ['initial_balance'] },
-        { accountId: await systemAccount(ctx, input.unit_label, id), side: 'debit', amount: input.initial_balance, path: ['initial_balance'] },
+        { accountId: id, side: 'credit', amount: input.initial_balance, accountPath: ['customer_id'], amountPath: ['initial_balance'] },
+        { accountId: await systemAccount(ctx, input.unit_label, id), side: 'debit', amount: input.initial_balance, accountPath: ['customer_id'], amountPath: ['initial_balance'] },
       ],
     });
   }
@@ -149,29 +149,44 @@ export async function changeAccountStatus(ctx: RequestContext, id: string, to: T
   return findAccountOrThrow(ctx, id);
 }
 
+/** Unit labels of accounts (they never change, and accounts are never deleted), by tenant and id. */
+const unitLabels = new Map<string, string>();
+const MAX_UNIT_LABELS = 100_000;
+
+/** An account's unit label; the account itself is read and checked under its lock by `post`. */
+async function unitLabelOf(ctx: RequestContext, id: string): Promise<string> {
+  const key = `${ctx.storeId}\u0000${ctx.mode}\u0000${id}`;
+  const known = unitLabels.get(key);
+  if (known) return known;
+  const account = await findAccountOrThrow(ctx, id);
+  assertOpen(account, ['id']);
+  if (unitLabels.size >= MAX_UNIT_LABELS) unitLabels.clear();
+  unitLabels.set(key, account.unitLabel);
+  return account.unitLabel;
+}
+
 /** Credit (into the customer's account, out of the store's) or debit (the other way). */
 export async function creditOrDebit(ctx: RequestContext, side: Side, input: CreditDebitInput): Promise<LedgerTransactionWithEntries> {
-  const account = await findAccountOrThrow(ctx, input.id);
-  assertOpen(account, ['id']);
+  const account = { id: input.id, unitLabel: await unitLabelOf(ctx, input.id) };
   const counter: Side = side === 'credit' ? 'debit' : 'credit';
   const { transaction } = await post(ctx, {
     reference: input.reference,
     idempotencyKey: input.idempotency_key,
     requestHash: requestHash(`credits.${side}`, input),
     postings: [
-      { accountId: account.id, side, amount: input.amount, path: [] },
-      { accountId: await systemAccount(ctx, account.unitLabel, account.id), side: counter, amount: input.amount, path: [] },
+      { accountId: account.id, side, amount: input.amount, accountPath: ['id'], amountPath: ['amount'] },
+      { accountId: await systemAccount(ctx, account.unitLabel, account.id), side: counter, amount: input.amount, accountPath: ['id'], amountPath: ['amount'] },
     ],
   });
   return transaction;
 }
 
 export async function postTransaction(ctx: RequestContext, input: PostTransactionInput): Promise<LedgerTransactionWithEntries> {
-  const postings: Posting[] = input.entries.map((e, i) => ({ accountId: e.account_id, side: e.side, amount: e.amount, path: ['entries', i] }));
+  const postings: Posting[] = input.entries.map((e, i) => ({ accountId: e.account_id, side: e.side, amount: e.amount, accountPath: ['entries', i, 'account_id'], amountPath: ['entries', i, 'amount'] }));
   // Only customers' accounts are named here; the store's accounts move with credits and debits.
   const visible = new Set((await db(ctx).creditAccount.findMany({ where: { id: { in: postings.map((p) => p.accountId) }, ...CUSTOMER_ACCOUNT }, select: { id: true } })).map((a) => a.id));
   const unknown = postings.find((p) => !visible.has(p.accountId));
-  if (unknown) throw new AppError('not_found', `Account ${unknown.accountId} not found`, [{ path: [...unknown.path, 'account_id'], message: `no account ${unknown.accountId} in this store and environment` }]);
+  if (unknown) throw new AppError('not_found', `Account ${unknown.accountId} not found`, [{ path: unknown.accountPath, message: `no account ${unknown.accountId} in this store and environment` }]);
   const { transaction } = await post(ctx, { reference: input.reference, idempotencyKey: input.idempotency_key, requestHash: requestHash('credits.post', input), postings });
   return transaction;
 }
@@ -212,7 +227,10 @@ export async function reverseTransaction(ctx: RequestContext, id: string, onAcco
     idempotencyKey: `reversal:${id}`,
     requestHash: requestHash('credits.reverse', { id }),
     reversalOfId: id,
-    postings: original.entries.map((e) => ({ accountId: e.accountId, side: e.side === 'credit' ? 'debit' : 'credit', amount: e.amount, path: [onAccount === undefined ? 'id' : 'transaction_id'] })),
+    postings: original.entries.map((e) => {
+      const at = [onAccount === undefined ? 'id' : 'transaction_id'];
+      return { accountId: e.accountId, side: e.side === 'credit' ? 'debit' : 'credit', amount: e.amount, accountPath: at, amountPath: at };
+    }),
   });
   return transaction;
 }

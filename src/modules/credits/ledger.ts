@@ -22,8 +22,9 @@ export interface Posting {
   accountId: string;
   side: Side;
   amount: bigint;
-  /** Where this entry came from in the caller's input, for errors (`entries[2]`, or the path id). */
-  path: (string | number)[];
+  /** Where the account and the amount came from in the caller's input, for errors (`entries[2].amount`, `id`). */
+  accountPath: (string | number)[];
+  amountPath: (string | number)[];
 }
 
 export interface PostRequest {
@@ -87,8 +88,8 @@ export async function post(ctx: RequestContext, req: PostRequest): Promise<{ tra
   const accounts = new Map((await db(ctx).creditAccount.findMany({ where: { id: { in: ids } } })).map((a) => [a.id, a]));
   for (const p of req.postings) {
     const account = accounts.get(p.accountId);
-    if (!account) throw new AppError('not_found', `Account ${p.accountId} not found`, [{ path: [...p.path, 'account_id'], message: `no account ${p.accountId} in this store and environment` }]);
-    assertOpen(account, [...p.path, 'account_id']);
+    if (!account) throw new AppError('not_found', `Account ${p.accountId} not found`, [{ path: p.accountPath, message: `no account ${p.accountId} in this store and environment` }]);
+    assertOpen(account, p.accountPath);
   }
 
   // Credits before debits, so that an entry's balance dips below zero only when the account's
@@ -98,29 +99,42 @@ export async function post(ctx: RequestContext, req: PostRequest): Promise<{ tra
   const entries = ordered.map((p) => {
     const after = balances.get(p.accountId)! + signed(p);
     balances.set(p.accountId, after);
-    return { id: newId('ledgerEntry'), transactionId, accountId: p.accountId, side: p.side, amount: p.amount, balanceAfter: after, createdAt: now, path: p.path };
+    return { id: newId('ledgerEntry'), transactionId, accountId: p.accountId, side: p.side, amount: p.amount, balanceAfter: after, createdAt: now };
   });
   for (const [id, balance] of balances) {
     const account = accounts.get(id)!;
-    const at = req.postings.find((p) => p.accountId === id)!.path;
+    const at = req.postings.find((p) => p.accountId === id)!.amountPath;
     if (account.owner === 'customer' && balance < 0n) {
       throw new AppError('insufficient_balance', `Account ${id} has ${account.balance} ${account.unitLabel}; the transaction would take it to ${balance}`, [
-        { path: [...at, 'amount'], message: `exceeds the balance of account ${id} (${account.balance} ${account.unitLabel})` },
+        { path: at, message: `exceeds the balance of account ${id} (${account.balance} ${account.unitLabel})` },
       ]);
     }
     if (balance > MAX_LEDGER_AMOUNT || balance < -MAX_LEDGER_AMOUNT) {
-      throw new AppError('validation_failed', 'Validation failed', [{ path: [...at, 'amount'], message: `would take account ${id} beyond the largest balance a ledger keeps (${MAX_LEDGER_AMOUNT})` }]);
+      throw new AppError('validation_failed', 'Validation failed', [{ path: at, message: `would take account ${id} beyond the largest balance a ledger keeps (${MAX_LEDGER_AMOUNT})` }]);
     }
   }
 
-  await insertRows(ctx, 'LedgerEntry', entries.map(({ path: _path, ...e }) => e));
+  await insertRows(ctx, 'LedgerEntry', entries);
   await updateRows(
     ctx,
     'CreditAccount',
     [...balances].map(([id, balance]) => ({ id, balance, version: accounts.get(id)!.version + 1 })),
   );
   await recordLedgerEvents(ctx, transactionId, req.reference, now, accounts, balances);
-  const transaction = await db(ctx).ledgerTransaction.findUniqueOrThrow({ where: { id: transactionId }, include: TRANSACTION_INCLUDE });
+  // What was just written, as a read would return it (entries in id order, as generated).
+  const tenant = { storeId: ctx.storeId, mode: ctx.mode };
+  const transaction: LedgerTransactionWithEntries = {
+    id: transactionId,
+    ...tenant,
+    reference: req.reference,
+    idempotencyKey: req.idempotencyKey,
+    requestHash: req.requestHash,
+    reversalOfId: req.reversalOfId ?? null,
+    description: null,
+    metadata: {},
+    createdAt: now,
+    entries: entries.map((e) => ({ ...e, ...tenant })),
+  };
   return { transaction, replayed: false };
 }
 
