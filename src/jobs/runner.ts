@@ -8,6 +8,7 @@ import { reconcileCheckoutJob } from '../modules/checkouts/checkout-reconciliati
 import { disputeJob } from '../modules/disputes/disputes.service.js';
 import { settleRefundJob } from '../modules/refunds/refunds.service.js';
 import { renewalJob } from '../modules/subscriptions/renewals.js';
+import { autoRechargeJob } from '../modules/credits/auto-recharge.js';
 import { webhookDeliveries } from '../modules/webhooks/delivery-worker.js';
 import { JobRunner } from './job-runner.js';
 import { scheduledJobs } from './scheduled-jobs.js';
@@ -27,7 +28,7 @@ export function createJobRunner(options: {
     logger,
     kinds: [
       webhookDeliveries({ clock: options.clock, logger, allowPrivateUrls: options.config.allowPrivateWebhookUrls }),
-      scheduledJobs({ handlers: [reconcileCheckoutJob, renewalJob(), settleRefundJob, disputeJob], envFor: options.envFor, logger }),
+      scheduledJobs({ handlers: [reconcileCheckoutJob, renewalJob(), settleRefundJob, disputeJob, autoRechargeJob], envFor: options.envFor, logger }),
     ],
   });
 }

@@ -91,6 +91,8 @@ const ROUTES: Record<string, ((f: Fixture) => Call) | null> = {
   'POST /customer-credits/accounts/:id/credit': (f) => ({ params: { id: f.creditAccount }, body: { amount: '5', reference: 'x', idempotency_key: 'intruder-credit' } }),
   'POST /customer-credits/accounts/:id/debit': (f) => ({ params: { id: f.creditAccount }, body: { amount: '5', reference: 'x', idempotency_key: 'intruder-debit' } }),
   'POST /customer-credits/accounts/:id/reverse': (f) => ({ params: { id: f.creditAccount }, body: { transaction_id: f.creditTransaction } }),
+  'POST /customer-credits/accounts/:id/auto-recharge': (f) => ({ params: { id: f.creditAccount }, body: { threshold: '10', amount: '100', product_id: f.product } }),
+  'DELETE /customer-credits/accounts/:id/auto-recharge': (f) => ({ params: { id: f.creditAccount } }),
   'POST /customer-credits/transactions': (f) => ({
     body: { reference: 'x', idempotency_key: 'intruder-post', entries: [{ account_id: f.creditAccount, side: 'debit', amount: '1' }, { account_id: f.creditAccount, side: 'credit', amount: '1' }] },
   }),

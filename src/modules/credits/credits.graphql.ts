@@ -8,6 +8,7 @@ import {
   freezeAccountOp,
   postTransactionOp,
   reverseTransactionOp,
+  setAutoRechargeOp,
   unfreezeAccountOp,
 } from './credits.operations.js';
 import { LEDGER_SIDES } from './credits.schemas.js';
@@ -16,6 +17,14 @@ import { transactionsByReferenceSelecting } from './credits.service.js';
 const CreditAccountStatusEnum = apiEnum('CreditAccountStatus', ['active', 'frozen', 'closed'] as const, '`frozen`: no new transactions until unfrozen; `closed`: for good');
 const LedgerSideEnum = apiEnum('LedgerSide', LEDGER_SIDES, '`credit` adds to the account, `debit` takes from it');
 const AMOUNT = 'A positive decimal integer as a string, up to 9223372036854775807';
+
+const AutoRechargeRef = builder.objectRef<{ threshold: bigint; amount: bigint; productId: string }>('CreditAutoRecharge').implement({
+  fields: (t) => ({
+    threshold: t.field({ type: 'MinorUnits', resolve: (r) => r.threshold }),
+    amount: t.field({ type: 'MinorUnits', description: 'Credits bought each time', resolve: (r) => r.amount }),
+    productId: t.exposeID('productId', { description: 'The one-time product whose price each recharge charges' }),
+  }),
+});
 
 builder.prismaNode('CreditAccount', {
   id: { field: 'id' },
@@ -31,6 +40,13 @@ builder.prismaNode('CreditAccount', {
     balance: t.field({ type: 'MinorUnits', description: 'Credits minus debits of all entries, kept on the account with every posting', select: { balance: true }, resolve: (a) => a.balance }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    autoRecharge: t.field({
+      type: AutoRechargeRef,
+      nullable: true,
+      description: 'Credits bought with the saved card when a debit leaves the balance below the threshold',
+      select: { rechargeThreshold: true, rechargeAmount: true, rechargeProductId: true },
+      resolve: (a) => (a.rechargeThreshold !== null && a.rechargeAmount !== null && a.rechargeProductId ? { threshold: a.rechargeThreshold, amount: a.rechargeAmount, productId: a.rechargeProductId } : null),
+    }),
     customer: t.relation('customer', { nullable: true }),
     entries: t.relatedConnection('entries', { cursor: 'id', totalCount: true, description: 'The history, newest first', query: { orderBy: { id: 'desc' } } }),
   }),
@@ -145,3 +161,17 @@ operationMutation('reverseCreditTransaction', {
 operationMutation('freezeCreditAccount', { op: freezeAccountOp, input: AccountIdInput('FreezeCreditAccountInput'), payload: AccountPayload, description: 'No new transactions on the account until unfrozen' });
 operationMutation('unfreezeCreditAccount', { op: unfreezeAccountOp, input: AccountIdInput('UnfreezeCreditAccountInput'), payload: AccountPayload, description: 'Allows transactions again' });
 operationMutation('closeCreditAccount', { op: closeAccountOp, input: AccountIdInput('CloseCreditAccountInput'), payload: AccountPayload, description: 'Closes the account for good; only at a balance of zero' });
+
+operationMutation('setCreditAutoRecharge', {
+  op: setAutoRechargeOp,
+  input: builder.inputType('SetCreditAutoRechargeInput', {
+    fields: (t) => ({
+      id: t.id({ required: true }),
+      threshold: t.string({ required: true, description: 'A debit leaving the balance below this buys more' }),
+      amount: t.string({ required: true, description: AMOUNT }),
+      productId: t.id({ required: true, description: 'An active one-time product: its price is charged each time' }),
+    }),
+  }),
+  payload: AccountPayload,
+  description: "Sets the account's auto-recharge rule (this service's extension)",
+});

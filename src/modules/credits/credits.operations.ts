@@ -9,8 +9,10 @@ import {
   listEntriesSchema,
   postTransactionSchema,
   reverseOnAccountSchema,
+  setAutoRechargeSchema,
   transactionIdSchema,
 } from './credits.schemas.js';
+import { clearAutoRecharge, setAutoRecharge } from './auto-recharge.js';
 import { listOf, serializeAccount, serializeBalance, serializeEntry, serializeTransaction } from './credits.serializer.js';
 import {
   accountBalance,
@@ -64,3 +66,7 @@ export const listByReferenceOp = defineOperation({
 });
 export const reverseOnAccountOp = defineOperation({ name: 'credits.reverse_on_account', input: reverseOnAccountSchema, write: true, run: reverseOnAccount, render: transaction });
 export const reverseTransactionOp = defineOperation({ name: 'credits.reverse', input: transactionIdSchema, write: true, run: (ctx, i) => reverseTransaction(ctx, i.id), render: transaction });
+
+/** This service's extension: the account's auto-recharge rule (set, or cleared). */
+export const setAutoRechargeOp = defineOperation({ name: 'credits.set_auto_recharge', input: setAutoRechargeSchema, write: true, run: setAutoRecharge, render: account });
+export const clearAutoRechargeOp = defineOperation({ name: 'credits.clear_auto_recharge', input: accountIdSchema, write: true, run: (ctx, i) => clearAutoRecharge(ctx, i.id), render: account });

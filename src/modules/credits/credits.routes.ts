@@ -2,6 +2,8 @@ import type { Router } from 'express';
 import { route, withParams } from '../../rest/operation-route.js';
 import {
   accountBalanceOp,
+  clearAutoRechargeOp,
+  setAutoRechargeOp,
   closeAccountOp,
   createAccountOp,
   creditAccountOp,
@@ -34,6 +36,8 @@ export function creditRoutes(router: Router): void {
   route(router, 'post', '/customer-credits/accounts/:id/credit', creditAccountOp, body, created);
   route(router, 'post', '/customer-credits/accounts/:id/debit', debitAccountOp, body, created);
   route(router, 'post', '/customer-credits/accounts/:id/reverse', reverseOnAccountOp, body, created);
+  route(router, 'post', '/customer-credits/accounts/:id/auto-recharge', setAutoRechargeOp, body);
+  route(router, 'delete', '/customer-credits/accounts/:id/auto-recharge', clearAutoRechargeOp, body);
   route(router, 'post', '/customer-credits/transactions', postTransactionOp, undefined, created);
   route(router, 'get', '/customer-credits/transactions', listByReferenceOp);
   route(router, 'get', '/customer-credits/transactions/:id', getTransactionOp, query);

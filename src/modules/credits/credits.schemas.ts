@@ -83,3 +83,12 @@ export type ReverseOnAccountInput = z.output<typeof reverseOnAccountSchema>;
 export const transactionIdSchema = z.object({ id: resourceId });
 
 export const byReferenceSchema = z.object({ reference });
+
+/** This service's extension: an account's auto-recharge rule. */
+export const setAutoRechargeSchema = z.object({
+  id: resourceId,
+  threshold: ledgerDigits(true),
+  amount: ledgerAmount,
+  product_id: resourceId,
+});
+export type SetAutoRechargeInput = z.output<typeof setAutoRechargeSchema>;

@@ -11,6 +11,11 @@ export function serializeAccount(a: CreditAccount) {
     name: a.name,
     unit_label: a.unitLabel,
     status: a.status,
+    // This service's extension (the client's model ignores it).
+    auto_recharge:
+      a.rechargeThreshold !== null && a.rechargeAmount !== null
+        ? { threshold: a.rechargeThreshold.toString(), amount: a.rechargeAmount.toString(), product_id: a.rechargeProductId }
+        : null,
     created_at: a.createdAt.toISOString(),
     updated_at: a.updatedAt.toISOString(),
   };

@@ -5,6 +5,10 @@ import { AppError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { recordEvents, type EventType } from '../events/events.service.js';
 import { MAX_LEDGER_AMOUNT } from './credits.schemas.js';
+import { scheduleJob } from '../../jobs/scheduled-jobs.js';
+
+/** The auto-recharge job's kind (auto-recharge.ts runs it). */
+export const AUTO_RECHARGE_JOB = 'credits.auto_recharge';
 
 /**
  * The double-entry ledger behind customer credits (the pgledger / Blnk design). A transaction
@@ -121,8 +125,14 @@ export async function post(ctx: RequestContext, req: PostRequest): Promise<{ tra
     [...balances].map(([id, balance]) => ({ id, balance, version: accounts.get(id)!.version + 1 })),
   );
   await recordLedgerEvents(ctx, transactionId, req.reference, now, accounts, balances);
+  // A debit below an account's auto-recharge threshold: its recharge job, once however many debits.
+  for (const [id, after] of balances) {
+    const a = accounts.get(id)!;
+    if (a.rechargeThreshold !== null && after < a.balance && after < a.rechargeThreshold) await scheduleJob(ctx, AUTO_RECHARGE_JOB, id, now);
+  }
   // What was just written, as a read would return it (entries in id order, as generated).
-  const tenant = { storeId: ctx.storeId, mode: ctx.mode };
+  const { storeId, mode } = accounts.values().next().value!;
+  const tenant = { storeId, mode };
   const transaction: LedgerTransactionWithEntries = {
     id: transactionId,
     ...tenant,
