@@ -1,9 +1,9 @@
 import { Creem } from 'creem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeCustomer } from '../support/factories.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectEventsParse } from '../support/events.js';
 import { expectLedgerConsistent } from '../support/ledger-check.js';
-import { api, startTestService, type TestService } from '../support/service.js';
+import { creditsFixture } from '../support/credits-fixture.js';
+import { api } from '../support/service.js';
 
 /**
  * Customer credits: the fifteen operations through the official client (which validates every
@@ -11,34 +11,18 @@ import { api, startTestService, type TestService } from '../support/service.js';
  * concurrent postings.
  */
 describe('customer credits over /v1', () => {
-  let service: TestService;
+  const f = creditsFixture();
+  const { key, account, balance } = f;
   let client: Creem;
-  let call: ReturnType<typeof api>;
   let other: ReturnType<typeof api>;
-  let customerId: string;
-  let n = 0;
-  const key = () => `key-${++n}-${Date.now()}`;
-
   beforeAll(async () => {
-    service = await startTestService();
-    const store = await service.createStore('Credits');
-    client = new Creem({ apiKey: store.test_api_key, serverURL: service.testUrl });
-    call = api(service.testUrl, store.test_api_key);
-    other = api(service.testUrl, (await service.createStore('Other')).test_api_key);
-    customerId = (await makeCustomer(service.contextOf(store), { email: 'credits@example.com' })).id;
+    client = new Creem({ apiKey: f.store.test_api_key, serverURL: f.service.testUrl });
+    other = api(f.service.testUrl, (await f.service.createStore('Other')).test_api_key);
   });
-  afterAll(() => service?.close());
-
-  const account = async (name: string, initial?: string, unit = 'tokens') => {
-    const res = await call('POST', '/v1/customer-credits/accounts', { customer_id: customerId, name, unit_label: unit, ...(initial ? { initial_balance: initial } : {}) });
-    expect(res.status, res.text).toBe(201);
-    return res.json.id as string;
-  };
-  const balance = async (id: string) => (await call('GET', `/v1/customer-credits/accounts/${id}/balance`)).json.balance as string;
 
   it('runs all fifteen operations through the official client', async () => {
-    const created = await client.customerCredits.createAccount({ customerId, name: 'API calls', unitLabel: 'calls', initialBalance: '100' });
-    expect(created).toMatchObject({ customerId, name: 'API calls', unitLabel: 'calls', status: 'active' });
+    const created = await client.customerCredits.createAccount({ customerId: f.customerId, name: 'API calls', unitLabel: 'calls', initialBalance: '100' });
+    expect(created).toMatchObject({ customerId: f.customerId, name: 'API calls', unitLabel: 'calls', status: 'active' });
     expect(await client.customerCredits.getAccount(created.id)).toMatchObject({ id: created.id });
     expect((await client.customerCredits.getAccountBalance(created.id)).balance).toBe('100');
 
@@ -47,7 +31,7 @@ describe('customer credits over /v1', () => {
     const debited = await client.customerCredits.debitAccount(created.id, { amount: '30', reference: 'usage_1', idempotencyKey: key() });
     expect((await client.customerCredits.getAccountBalance(created.id)).balance).toBe('120');
 
-    const second = await client.customerCredits.createAccount({ customerId, name: 'Second', unitLabel: 'calls' });
+    const second = await client.customerCredits.createAccount({ customerId: f.customerId, name: 'Second', unitLabel: 'calls' });
     const posted = await client.customerCredits.postTransaction({
       reference: 'transfer_1',
       idempotencyKey: key(),
@@ -73,30 +57,30 @@ describe('customer credits over /v1', () => {
     expect(seen).toHaveLength(6);
     expect([...seen].sort().reverse()).toEqual(seen);
     const accounts: string[] = [];
-    for await (const page of await client.customerCredits.listAccounts(1, customerId)) accounts.push(...page.result.data.map((a) => a.id));
+    for await (const page of await client.customerCredits.listAccounts(1, f.customerId)) accounts.push(...page.result.data.map((a) => a.id));
     expect(accounts).toEqual(expect.arrayContaining([created.id, second.id]));
 
     expect((await client.customerCredits.freezeAccount(second.id)).status).toBe('frozen');
     expect((await client.customerCredits.unfreezeAccount(second.id)).status).toBe('active');
     expect((await client.customerCredits.closeAccount(second.id)).status).toBe('closed');
-    await expectLedgerConsistent(service.db);
+    await expectLedgerConsistent(f.service.db);
   });
 
   it('refuses bad amounts with a structured error naming the field, writing nothing', async () => {
     // A unit of its own: the store's account of a unit holds minus what all its customers hold.
     const id = await account('Strict', '10', 'huge');
     for (const amount of ['0', '-5', '1.5', '1e3', '+5', '007', ' 5', '9223372036854775808', 5, '']) {
-      const res = await call('POST', `/v1/customer-credits/accounts/${id}/credit`, { amount, reference: 'r', idempotency_key: key() });
+      const res = await f.call('POST', `/v1/customer-credits/accounts/${id}/credit`, { amount, reference: 'r', idempotency_key: key() });
       expect(res.status, JSON.stringify(amount)).toBe(400);
       expect(res.json.error).toMatchObject({ type: 'invalid_request_error', code: 'validation_failed', param: 'amount', request_id: expect.any(String) });
     }
-    const largest = await call('POST', `/v1/customer-credits/accounts/${id}/credit`, { amount: '9223372036854775797', reference: 'r', idempotency_key: key() });
+    const largest = await f.call('POST', `/v1/customer-credits/accounts/${id}/credit`, { amount: '9223372036854775797', reference: 'r', idempotency_key: key() });
     expect(largest.status, largest.text).toBe(201);
-    const beyond = await call('POST', `/v1/customer-credits/accounts/${id}/credit`, { amount: '1', reference: 'r', idempotency_key: key() });
+    const beyond = await f.call('POST', `/v1/customer-credits/accounts/${id}/credit`, { amount: '1', reference: 'r', idempotency_key: key() });
     expect([beyond.status, beyond.json.error.param]).toEqual([400, 'amount']);
     expect(await balance(id)).toBe('9223372036854775807');
 
-    const unbalanced = await call('POST', '/v1/customer-credits/transactions', {
+    const unbalanced = await f.call('POST', '/v1/customer-credits/transactions', {
       reference: 'r',
       idempotency_key: key(),
       entries: [
@@ -106,21 +90,21 @@ describe('customer credits over /v1', () => {
     });
     expect(unbalanced.status).toBe(422);
     expect(unbalanced.json.error).toMatchObject({ code: 'unbalanced_transaction', param: 'entries' });
-    const badEntry = await call('POST', '/v1/customer-credits/transactions', { reference: 'r', idempotency_key: key(), entries: [{ account_id: id, side: 'debit', amount: '5' }, { account_id: id, side: 'sideways', amount: '5' }] });
+    const badEntry = await f.call('POST', '/v1/customer-credits/transactions', { reference: 'r', idempotency_key: key(), entries: [{ account_id: id, side: 'debit', amount: '5' }, { account_id: id, side: 'sideways', amount: '5' }] });
     expect([badEntry.status, badEntry.json.error.param]).toEqual([400, 'entries[1].side']);
-    const taken = await call('POST', '/v1/customer-credits/accounts', { customer_id: customerId, name: ' strict ' });
+    const taken = await f.call('POST', '/v1/customer-credits/accounts', { customer_id: f.customerId, name: ' strict ' });
     expect([taken.status, taken.json.error.code, taken.json.error.param]).toEqual([409, 'account_exists', 'name']);
   });
 
   it('refuses a debit beyond the balance whole, and an account in the wrong state, with 409', async () => {
     const id = await account('Small', '5');
-    const over = await call('POST', `/v1/customer-credits/accounts/${id}/debit`, { amount: '6', reference: 'r', idempotency_key: key() });
+    const over = await f.call('POST', `/v1/customer-credits/accounts/${id}/debit`, { amount: '6', reference: 'r', idempotency_key: key() });
     expect([over.status, over.json.error.code]).toEqual([409, 'insufficient_balance']);
-    await call('POST', `/v1/customer-credits/accounts/${id}/freeze`);
-    const frozen = await call('POST', `/v1/customer-credits/accounts/${id}/debit`, { amount: '1', reference: 'r', idempotency_key: key() });
+    await f.call('POST', `/v1/customer-credits/accounts/${id}/freeze`);
+    const frozen = await f.call('POST', `/v1/customer-credits/accounts/${id}/debit`, { amount: '1', reference: 'r', idempotency_key: key() });
     expect([frozen.status, frozen.json.error.code]).toEqual([409, 'account_frozen']);
-    expect((await call('GET', `/v1/customer-credits/accounts/${id}`)).json.status).toBe('frozen');
-    const closing = await call('POST', `/v1/customer-credits/accounts/${id}/close`);
+    expect((await f.call('GET', `/v1/customer-credits/accounts/${id}`)).json.status).toBe('frozen');
+    const closing = await f.call('POST', `/v1/customer-credits/accounts/${id}/close`);
     expect([closing.status, closing.json.error.code]).toEqual([409, 'balance_not_zero']);
     expect(await balance(id)).toBe('5');
     // Another store's key sees none of it.
@@ -130,37 +114,41 @@ describe('customer credits over /v1', () => {
 
   it('reverses a transaction at most once, and refuses a reversal that would overdraw', async () => {
     const id = await account('Reversible', '0');
-    const grant = (await call('POST', `/v1/customer-credits/accounts/${id}/credit`, { amount: '10', reference: 'r', idempotency_key: key() })).json;
-    const twice = await Promise.all([1, 2, 3].map(() => call('POST', `/v1/customer-credits/transactions/${grant.id}/reverse`)));
+    const grant = (await f.call('POST', `/v1/customer-credits/accounts/${id}/credit`, { amount: '10', reference: 'r', idempotency_key: key() })).json;
+    const twice = await Promise.all([1, 2, 3].map(() => f.call('POST', `/v1/customer-credits/transactions/${grant.id}/reverse`)));
     expect(twice.filter((r) => r.status === 201)).toHaveLength(1);
     expect(twice.filter((r) => r.status === 409).map((r) => r.json.error.code)).toEqual(['already_reversed', 'already_reversed']);
     expect(await balance(id)).toBe('0');
 
-    const second = (await call('POST', `/v1/customer-credits/accounts/${id}/credit`, { amount: '10', reference: 'r', idempotency_key: key() })).json;
-    await call('POST', `/v1/customer-credits/accounts/${id}/debit`, { amount: '8', reference: 'r', idempotency_key: key() });
-    const overdraw = await call('POST', `/v1/customer-credits/accounts/${id}/reverse`, { transaction_id: second.id });
+    const second = (await f.call('POST', `/v1/customer-credits/accounts/${id}/credit`, { amount: '10', reference: 'r', idempotency_key: key() })).json;
+    await f.call('POST', `/v1/customer-credits/accounts/${id}/debit`, { amount: '8', reference: 'r', idempotency_key: key() });
+    const overdraw = await f.call('POST', `/v1/customer-credits/accounts/${id}/reverse`, { transaction_id: second.id });
     expect([overdraw.status, overdraw.json.error.code]).toEqual([409, 'insufficient_balance']);
     expect(await balance(id)).toBe('2');
-    await expectLedgerConsistent(service.db);
+    await expectLedgerConsistent(f.service.db);
   });
 
   it('answers the balance at an instant from the entries, and records events whose bodies parse with the client’s models', async () => {
     const id = await account('Timed', '4');
     const before = new Date().toISOString();
     await new Promise((r) => setTimeout(r, 5));
-    await call('POST', `/v1/customer-credits/accounts/${id}/debit`, { amount: '4', reference: 'spent', idempotency_key: key() });
-    expect((await call('GET', `/v1/customer-credits/accounts/${id}/balance?at=${encodeURIComponent(before)}`)).json).toMatchObject({ balance: '4', as_of: before });
+    await f.call('POST', `/v1/customer-credits/accounts/${id}/debit`, { amount: '4', reference: 'spent', idempotency_key: key() });
+    expect((await f.call('GET', `/v1/customer-credits/accounts/${id}/balance?at=${encodeURIComponent(before)}`)).json).toMatchObject({ balance: '4', as_of: before });
     expect(await balance(id)).toBe('0');
-    const events = await service.db.prisma.event.findMany({ where: { type: { in: ['credits.granted', 'credits.consumed', 'customer_credits.exhausted'] }, payload: { path: ['bucket_name'], equals: 'Timed' } }, orderBy: { id: 'asc' } });
+    const events = await f.service.db.prisma.event.findMany({ where: { type: { in: ['credits.granted', 'credits.consumed', 'customer_credits.exhausted'] }, payload: { path: ['bucket_name'], equals: 'Timed' } }, orderBy: { id: 'asc' } });
     expect(events.map((e) => e.type)).toEqual(['credits.granted', 'credits.consumed', 'customer_credits.exhausted']);
-    await expectEventsParse(service.db, ['credits.granted', 'credits.consumed', 'customer_credits.exhausted']);
+    await expectEventsParse(f.service.db, ['credits.granted', 'credits.consumed', 'customer_credits.exhausted']);
   });
 
   it('runs through GraphQL: customer -> credit accounts with balances and entries, and the mutations with userErrors', async () => {
-    const gql = async (query: string, variables: object = {}) => (await call('POST', '/graphql', { query, variables })).json;
+    const gql = async (query: string, variables: object = {}) => {
+      const res = await f.call('POST', '/graphql', { query, variables });
+      expect(res.json?.errors, res.text).toBeUndefined();
+      return res.json;
+    };
     const opened = await gql(
       'mutation($c: ID!) { createCreditAccount(input: { customerId: $c, name: "GraphQL", unitLabel: "images", initialBalance: "9" }) { account { id balance status } userErrors { field code } } }',
-      { c: customerId },
+      { c: f.customerId },
     );
     const id = opened.data.createCreditAccount.account.id;
     expect(opened.data.createCreditAccount).toMatchObject({ account: { balance: '9', status: 'active' }, userErrors: [] });
@@ -173,7 +161,7 @@ describe('customer credits over /v1', () => {
 
     const graph = await gql(
       'query($c: ID!) { node(id: $c) { ... on Customer { creditAccounts(first: 50) { totalCount edges { node { id name balance entries(first: 5) { edges { node { side amount balanceAfter } } } } } } } } }',
-      { c: customerId },
+      { c: f.customerId },
     );
     const accounts = graph.data.node.creditAccounts.edges.map((e: any) => e.node);
     const mine = accounts.find((a: any) => a.id === id);
