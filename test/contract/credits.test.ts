@@ -171,4 +171,35 @@ describe('customer credits over /v1', () => {
       { side: 'credit', amount: '9', balanceAfter: '9' },
     ]);
   });
+
+  it('pages entries both ways by cursor, has_more true only when more exist', async () => {
+    const id = await account('Paged', '1');
+    for (let i = 0; i < 4; i++) await f.call('POST', `/v1/customer-credits/accounts/${id}/credit`, { amount: '1', reference: 'p', idempotency_key: key() });
+    const page = async (q: string) => (await f.call('GET', `/v1/customer-credits/accounts/${id}/entries?${q}`)).json as { data: { id: string }[]; has_more: boolean };
+    const all = (await page('limit=100')).data.map((e) => e.id);
+    expect(all).toHaveLength(5);
+    expect(await page('limit=2')).toMatchObject({ data: [{ id: all[0] }, { id: all[1] }], has_more: true });
+    expect(await page(`limit=2&starting_after=${all[2]}`)).toMatchObject({ data: [{ id: all[3] }, { id: all[4] }], has_more: false });
+    expect(await page(`limit=2&ending_before=${all[3]}`)).toMatchObject({ data: [{ id: all[1] }, { id: all[2] }], has_more: true });
+    expect(await page(`limit=5&ending_before=${all[2]}`)).toMatchObject({ data: [{ id: all[0] }, { id: all[1] }], has_more: false });
+    for (const bad of ['limit=0', 'limit=101', 'limit=2.5']) expect((await f.call('GET', `/v1/customer-credits/accounts/${id}/entries?${bad}`)).json.error.param).toBe('limit');
+  });
+
+  it('reads a page of accounts with their balances in as many statements for 30 accounts as for 3', async () => {
+    const query = 'query($c: ID!) { node(id: $c) { ... on Customer { creditAccounts(first: 50) { edges { node { id balance entries(first: 2) { edges { node { amount } } } } } } } } }';
+    const statementsFor = async (customerId: string) => {
+      const before = f.statements;
+      const res = await f.call('POST', '/graphql', { query, variables: { c: customerId } });
+      expect(res.json.errors, res.text).toBeUndefined();
+      return { statements: f.statements - before, accounts: res.json.data.node.creditAccounts.edges.length };
+    };
+    const customers = await Promise.all([3, 30].map(async (count) => {
+      const id = (await f.call('POST', '/v1/customers', { email: `graph-${count}@example.com` })).json.id as string;
+      for (let i = 0; i < count; i++) await f.call('POST', '/v1/customer-credits/accounts', { customer_id: id, name: `b${i}`, initial_balance: '3' });
+      return id;
+    }));
+    const [few, many] = [await statementsFor(customers[0]!), await statementsFor(customers[1]!)];
+    expect([few.accounts, many.accounts]).toEqual([3, 30]);
+    expect(many.statements).toBe(few.statements);
+  });
 });

@@ -5,10 +5,12 @@ import { api, startTestService, type TestService } from './service.js';
 
 /** A service, a store with a customer, and the calls credits tests make: what each credits test file starts from. */
 export function creditsFixture() {
-  const f = {} as { service: TestService; store: CreatedStore; call: ReturnType<typeof api>; customerId: string };
+  const f = {} as { service: TestService; store: CreatedStore; call: ReturnType<typeof api>; customerId: string; statements: number };
   let n = 0;
+  f.statements = 0;
   beforeAll(async () => {
-    f.service = await startTestService();
+    // Statements the database saw, for tests that check a query's count does not grow with the data.
+    f.service = await startTestService({ onStatement: () => void f.statements++ });
     f.store = await f.service.createStore('Credits');
     f.call = api(f.service.testUrl, f.store.test_api_key);
     f.customerId = (await makeCustomer(f.service.contextOf(f.store), { email: 'credits@example.com' })).id;
