@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
+import { SlowFirstSequencer } from './test/support/slow-first-sequencer.js';
 
 const require = createRequire(import.meta.url);
 
@@ -19,6 +20,7 @@ export default defineConfig({
     isolate: false,
     // Two cores, but many tests wait on sockets and child processes: a third worker fills those waits.
     maxWorkers: 3,
+    sequence: { sequencer: SlowFirstSequencer },
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
