@@ -111,7 +111,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         // lingering one would, for example, keep a template database busy.
         const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 2 });
         try {
-          return await fn(new PrismaPg(pool));
+          return await fn(wholeScripts(new PrismaPg(pool), (script) => pool.query(script)));
         } finally {
           await pool.end();
         }
@@ -138,7 +138,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return {
       prisma,
       kind: 'embedded',
-      withMigrationAdapter: (fn) => fn(awaitingScripts(new PrismaPGlite(pglite), pglite)),
+      withMigrationAdapter: (fn) => fn(wholeScripts(new PrismaPGlite(pglite), (script) => pglite.exec(script))),
       rawQuery: async <T extends object>(sql: string) => (await pglite.query<T>(sql)).rows,
       // The embedded database belongs to this process alone, so every write is local and
       // local invalidation is complete: the feed is live from the start.
@@ -165,15 +165,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 /**
- * The PGlite adapter (pglite-prisma-adapter 0.7) starts a migration script without waiting
- * for it, so a failing migration was reported as applied. Its connections here run scripts
- * to the end and let their errors through, so the schema engine records a failure as one.
+ * Migration scripts run whole, as one simple query. The PGlite adapter (pglite-prisma-adapter
+ * 0.7) starts a script without waiting for it, so a failing migration was reported as
+ * applied; the pg adapter splits a script on every `;`, which breaks a function body. Their
+ * connections here run scripts to the end in one piece and let their errors through, so the
+ * schema engine records a failure as one.
  */
-function awaitingScripts(factory: PrismaPGlite, pglite: PGlite): SqlMigrationAwareDriverAdapterFactory {
+function wholeScripts(factory: object, run: (script: string) => Promise<unknown>): SqlMigrationAwareDriverAdapterFactory {
   const withScripts = <A extends object>(adapter: A): A =>
     new Proxy(adapter, {
       get(target, prop, receiver) {
-        if (prop === 'executeScript') return async (script: string) => void (await pglite.exec(script));
+        if (prop === 'executeScript') {
+          return async (script: string) => void (await run(script));
+        }
         const value = Reflect.get(target, prop, receiver);
         return typeof value === 'function' ? value.bind(target) : value;
       },

@@ -1,10 +1,10 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from './database.js';
 import { migrate, MIGRATIONS_DIR } from './migrate.js';
-import { embeddedTemplate } from '../../test/support/database.js';
+import { embeddedTemplate, openTestDatabase } from '../../test/support/database.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -20,10 +20,15 @@ function migrationsWith(name: string, sql: string): string {
 }
 
 describe('migrations', () => {
-  it('never put a semicolon in a comment: the PostgreSQL adapter splits scripts on every semicolon', () => {
-    for (const name of readdirSync(MIGRATIONS_DIR, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)) {
-      const comments = readFileSync(path.join(MIGRATIONS_DIR, name, 'migration.sql'), 'utf8').split('\n').filter((l) => l.trim().startsWith('--'));
-      expect(comments.filter((l) => l.includes(';')), name).toEqual([]);
+  it('applies a migration as one script on either database: a function body may hold semicolons', async () => {
+    // The pg adapter splits scripts on every semicolon; migrations bypass that (wholeScripts in database.ts).
+    const dir = migrationsWith('29991231000001_function', 'CREATE FUNCTION "semicolons"() RETURNS INT LANGUAGE plpgsql AS $$\nBEGIN\n  RETURN 41 + 1;\nEND\n$$;\n');
+    const db = await openTestDatabase();
+    try {
+      await migrate(db, dir);
+      expect(await db.prisma.$queryRawUnsafe<{ v: number }[]>('SELECT "semicolons"() AS v')).toEqual([{ v: 42 }]);
+    } finally {
+      await db.close();
     }
   });
 

@@ -381,6 +381,34 @@ export async function insertRows(
     VALUES ${Prisma.join(values)} ${onConflict}`;
 }
 
+/**
+ * The ledger's posting, done by the database function `credit_ledger_post` (its migration
+ * says what it does) in one round trip, for the caller's tenant, in the caller's transaction.
+ */
+export async function callLedgerPost(
+  ctx: TenantContext,
+  p: { transactionId: string; reference: string; idempotencyKey: string; requestHash: string; reversalOfId: string | null; now: Date; entries: { id: string; accountId: string; side: string; amount: bigint }[] },
+) {
+  const ids = p.entries.map((e) => e.id);
+  const accounts = p.entries.map((e) => e.accountId);
+  const sides = p.entries.map((e) => e.side);
+  const amounts = p.entries.map((e) => e.amount.toString());
+  return transactionOf(ctx, 'callLedgerPost').$queryRaw<
+    {
+      outcome: string;
+      account_id: string;
+      owner: string | null;
+      customer_id: string | null;
+      name: string | null;
+      unit_label: string | null;
+      recharge_threshold: bigint | null;
+      balance_before: bigint | null;
+      balance_after: bigint | null;
+    }[]
+  >`SELECT * FROM credit_ledger_post(${ctx.storeId}, CAST(${ctx.mode} AS "Mode"), ${p.transactionId}, ${p.reference}, ${p.idempotencyKey}, ${p.requestHash},
+      ${p.reversalOfId}, CAST(${p.now} AS timestamptz), CAST(${ids} AS text[]), CAST(${accounts} AS text[]), CAST(${sides} AS text[]), CAST(${amounts} AS bigint[]))`;
+}
+
 /** A notification delivered to listeners (other processes' caches) when the transaction commits. */
 export async function notifyOnCommit(ctx: TenantContext, channel: string, payload: string): Promise<void> {
   await transactionOf(ctx, 'notifyOnCommit').$executeRaw`SELECT pg_notify(${channel}, ${payload})`;

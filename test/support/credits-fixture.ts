@@ -9,8 +9,9 @@ export function creditsFixture() {
   let n = 0;
   f.statements = 0;
   beforeAll(async () => {
-    // Statements the database saw, for tests that check a query's count does not grow with the data.
-    f.service = await startTestService({ onStatement: () => void f.statements++ });
+    // Statements the database saw (the job runner's rounds aside), for tests that check a
+    // query's count does not grow with the data.
+    f.service = await startTestService({ onStatement: (sql) => void (/"(Job|WebhookDelivery)"/.test(sql) || f.statements++) });
     f.store = await f.service.createStore('Credits');
     f.call = api(f.service.testUrl, f.store.test_api_key);
     f.customerId = (await makeCustomer(f.service.contextOf(f.store), { email: 'credits@example.com' })).id;

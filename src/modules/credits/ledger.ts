@@ -1,6 +1,6 @@
 import type { CreditAccount, LedgerEntry, LedgerTransaction, Prisma } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../context.js';
-import { db, inTransactionNow, insertRows, lockRows, updateRows } from '../../db/tenant.js';
+import { callLedgerPost, db, inTransactionNow, lockRows } from '../../db/tenant.js';
 import { AppError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { recordEvents, type EventType } from '../events/events.service.js';
@@ -63,79 +63,63 @@ export function assertOpen(account: Pick<CreditAccount, 'id' | 'status'>, path: 
 
 /**
  * Posts a balanced transaction, or finds the one its idempotency key already posted. Runs in the
- * caller's transaction, which must be open.
+ * caller's transaction, which must be open. The accounts are locked in id order first; the
+ * database then does the posting in one round trip (`credit_ledger_post`, see its migration):
+ * the key claimed (a second request with it finds the first's transaction), the accounts
+ * checked, the entries and balances written.
  */
 export async function post(ctx: RequestContext, req: PostRequest): Promise<{ transaction: LedgerTransactionWithEntries; replayed: boolean }> {
   if (!inTransactionNow(ctx)) throw new Error('a ledger posting runs in the transaction of what it records');
   assertBalanced(req.postings);
+  // The accounts' locks first: ids are made after them, so each account's entries sort by id in
+  // the order they were applied (the running balances of a listing follow one another).
+  await lockRows(ctx, 'CreditAccount', [...new Set(req.postings.map((p) => p.accountId))]);
   const now = ctx.clock.now();
   const transactionId = newId('ledgerTransaction');
-  // The key first: a second request with it waits here for the first to commit, then finds it.
-  const claimed = await insertRows(
-    ctx,
-    'LedgerTransaction',
-    [{ id: transactionId, reference: req.reference, idempotencyKey: req.idempotencyKey, requestHash: req.requestHash, reversalOfId: req.reversalOfId ?? null, createdAt: now }],
-    { onConflict: { key: ['storeId', 'mode', 'idempotencyKey'] } },
-  );
-  if (claimed === 0) {
-    const first = await db(ctx).ledgerTransaction.findFirstOrThrow({ where: { idempotencyKey: req.idempotencyKey }, include: TRANSACTION_INCLUDE });
-    if (first.requestHash !== req.requestHash) {
-      throw new AppError('idempotency_key_reused', 'This idempotency_key was already used with a different request', [
-        { path: ['idempotency_key'], message: `was already used by transaction ${first.id} with a different request; use a new key for a new transaction` },
-      ]);
-    }
-    return { transaction: first, replayed: true };
-  }
-
-  const ids = [...new Set(req.postings.map((p) => p.accountId))];
-  await lockRows(ctx, 'CreditAccount', ids);
-  const accounts = new Map((await db(ctx).creditAccount.findMany({ where: { id: { in: ids } } })).map((a) => [a.id, a]));
-  for (const p of req.postings) {
-    const account = accounts.get(p.accountId);
-    if (!account) throw new AppError('not_found', `Account ${p.accountId} not found`, [{ path: p.accountPath, message: `no account ${p.accountId} in this store and environment` }]);
-    assertOpen(account, p.accountPath);
-  }
-
   // Credits before debits, so that an entry's balance dips below zero only when the account's
   // final balance does (and the transaction is refused).
   const ordered = [...req.postings.filter((p) => p.side === 'credit'), ...req.postings.filter((p) => p.side === 'debit')];
-  const balances = new Map([...accounts].map(([id, a]) => [id, a.balance]));
-  const entries = ordered.map((p) => {
-    const after = balances.get(p.accountId)! + signed(p);
-    balances.set(p.accountId, after);
-    return { id: newId('ledgerEntry'), transactionId, accountId: p.accountId, side: p.side, amount: p.amount, balanceAfter: after, createdAt: now };
-  });
-  for (const [id, balance] of balances) {
-    const account = accounts.get(id)!;
-    const at = req.postings.find((p) => p.accountId === id)!.amountPath;
-    if (account.owner === 'customer' && balance < 0n) {
-      throw new AppError('insufficient_balance', `Account ${id} has ${account.balance} ${account.unitLabel}; the transaction would take it to ${balance}`, [
-        { path: at, message: `exceeds the balance of account ${id} (${account.balance} ${account.unitLabel})` },
+  const entries = ordered.map((p) => ({ id: newId('ledgerEntry'), transactionId, accountId: p.accountId, side: p.side, amount: p.amount, createdAt: now }));
+  const rows = await callLedgerPost(ctx, { transactionId, reference: req.reference, idempotencyKey: req.idempotencyKey, requestHash: req.requestHash, reversalOfId: req.reversalOfId ?? null, now, entries });
+  const first = rows[0]!;
+  const posting = (accountId: string) => req.postings.find((p) => p.accountId === accountId)!;
+  switch (first.outcome) {
+    case 'replayed':
+      return { transaction: await db(ctx).ledgerTransaction.findUniqueOrThrow({ where: { id: first.account_id }, include: TRANSACTION_INCLUDE }), replayed: true };
+    case 'key_reused':
+      throw new AppError('idempotency_key_reused', 'This idempotency_key was already used with a different request', [
+        { path: ['idempotency_key'], message: `was already used by transaction ${first.account_id} with a different request; use a new key for a new transaction` },
+      ]);
+    case 'not_found':
+      throw new AppError('not_found', `Account ${first.account_id} not found`, [{ path: posting(first.account_id).accountPath, message: `no account ${first.account_id} in this store and environment` }]);
+    case 'frozen':
+    case 'closed':
+      assertOpen({ id: first.account_id, status: first.outcome }, posting(first.account_id).accountPath);
+      break;
+    case 'overflow':
+      throw new AppError('validation_failed', 'Validation failed', [
+        { path: posting(first.account_id).amountPath, message: `would take account ${first.account_id} beyond the largest balance a ledger keeps (${MAX_LEDGER_AMOUNT})` },
+      ]);
+    case 'insufficient': {
+      const a = await db(ctx).creditAccount.findUniqueOrThrow({ where: { id: first.account_id }, select: { balance: true, unitLabel: true } });
+      throw new AppError('insufficient_balance', `Account ${first.account_id} has ${a.balance} ${a.unitLabel}; the transaction would take it below zero`, [
+        { path: posting(first.account_id).amountPath, message: `exceeds the balance of account ${first.account_id} (${a.balance} ${a.unitLabel})` },
       ]);
     }
-    if (balance > MAX_LEDGER_AMOUNT || balance < -MAX_LEDGER_AMOUNT) {
-      throw new AppError('validation_failed', 'Validation failed', [{ path: at, message: `would take account ${id} beyond the largest balance a ledger keeps (${MAX_LEDGER_AMOUNT})` }]);
-    }
   }
-
-  await insertRows(ctx, 'LedgerEntry', entries);
-  await updateRows(
-    ctx,
-    'CreditAccount',
-    [...balances].map(([id, balance]) => ({ id, balance, version: accounts.get(id)!.version + 1 })),
-  );
-  await recordLedgerEvents(ctx, transactionId, req.reference, now, accounts, balances);
+  const moved = rows.map((r) => ({ ...r, balance_before: r.balance_before!, balance_after: r.balance_after! }));
+  await recordLedgerEvents(ctx, transactionId, req.reference, now, moved);
   // A debit below an account's auto-recharge threshold: its recharge job, once however many debits.
-  for (const [id, after] of balances) {
-    const a = accounts.get(id)!;
-    if (a.rechargeThreshold !== null && after < a.balance && after < a.rechargeThreshold) await scheduleJob(ctx, AUTO_RECHARGE_JOB, id, now);
+  for (const r of moved) {
+    if (r.recharge_threshold !== null && r.balance_after < r.balance_before && r.balance_after < r.recharge_threshold) await scheduleJob(ctx, AUTO_RECHARGE_JOB, r.account_id, now);
   }
   // What was just written, as a read would return it (entries in id order, as generated).
-  const { storeId, mode } = accounts.values().next().value!;
-  const tenant = { storeId, mode };
+  const running = new Map(moved.map((r) => [r.account_id, r.balance_before]));
+  const { storeId, mode } = ctx;
   const transaction: LedgerTransactionWithEntries = {
     id: transactionId,
-    ...tenant,
+    storeId,
+    mode,
     reference: req.reference,
     idempotencyKey: req.idempotencyKey,
     requestHash: req.requestHash,
@@ -143,43 +127,56 @@ export async function post(ctx: RequestContext, req: PostRequest): Promise<{ tra
     description: null,
     metadata: {},
     createdAt: now,
-    entries: entries.map((e) => ({ ...e, ...tenant })),
+    entries: entries.map((e) => {
+      const after = running.get(e.accountId)! + signed(e);
+      running.set(e.accountId, after);
+      return { ...e, storeId, mode, balanceAfter: after };
+    }),
   };
   return { transaction, replayed: false };
+}
+
+interface Movement {
+  account_id: string;
+  owner: string | null;
+  customer_id: string | null;
+  name: string | null;
+  unit_label: string | null;
+  balance_before: bigint;
+  balance_after: bigint;
 }
 
 /**
  * Per customer account moved: `credits.granted` (net in) or `credits.consumed` (net out), and
  * `customer_credits.exhausted` when a debit leaves the balance at zero.
  */
-async function recordLedgerEvents(ctx: RequestContext, transactionId: string, reference: string, at: Date, accounts: Map<string, CreditAccount>, balances: Map<string, bigint>) {
+async function recordLedgerEvents(ctx: RequestContext, transactionId: string, reference: string, at: Date, moved: Movement[]) {
   const events: { type: EventType; payload: Prisma.InputJsonObject }[] = [];
-  for (const [id, after] of balances) {
-    const account = accounts.get(id)!;
-    const net = after - account.balance;
-    if (account.owner !== 'customer' || net === 0n) continue;
+  for (const m of moved) {
+    const net = m.balance_after - m.balance_before;
+    if (m.owner !== 'customer' || net === 0n) continue;
     const movement = {
       id: transactionId,
-      customer_id: account.customerId!,
-      account_id: account.id,
-      bucket_name: account.name,
-      unit_label: account.unitLabel,
+      customer_id: m.customer_id!,
+      account_id: m.account_id,
+      bucket_name: m.name!,
+      unit_label: m.unit_label!,
       amount_minor_units: (net < 0n ? -net : net).toString(),
-      balance_after_minor_units: after.toString(),
+      balance_after_minor_units: m.balance_after.toString(),
       reference,
       occurred_at: at.toISOString(),
     };
     events.push(net > 0n ? { type: 'credits.granted', payload: { ...movement, object: 'customer_credits_grant' } } : { type: 'credits.consumed', payload: { ...movement, object: 'customer_credits_consumption' } });
-    if (net < 0n && after === 0n) {
+    if (net < 0n && m.balance_after === 0n) {
       events.push({
         type: 'customer_credits.exhausted',
         payload: {
           // The episode is named by the posting that emptied the bucket; it ends when credits are next added.
-          id: `${account.id}:${transactionId}`,
+          id: `${m.account_id}:${transactionId}`,
           object: 'customer_credits_exhaustion',
-          customer_id: account.customerId!,
-          bucket_name: account.name,
-          unit_label: account.unitLabel,
+          customer_id: m.customer_id!,
+          bucket_name: m.name!,
+          unit_label: m.unit_label!,
           shortfall_minor_units: '0',
           occurred_at: at.toISOString(),
         },
