@@ -49,5 +49,11 @@ describe('credits auto-recharge', () => {
     await h.call('POST', `/v1/customer-credits/accounts/${account.id}/auto-recharge`, { threshold: '5', amount: '10', product_id: topUp.id });
     const cleared = await h.call('DELETE', `/v1/customer-credits/accounts/${account.id}/auto-recharge`);
     expect(cleared.json.auto_recharge).toBeNull();
+    // The same through GraphQL: the mutation over the same operation, the rule on the account.
+    const set = await h.call('POST', '/graphql', {
+      query: 'mutation($id: ID!, $p: ID!) { setCreditAutoRecharge(input: { id: $id, threshold: "7", amount: "70", productId: $p }) { account { autoRecharge { threshold amount productId } } userErrors { field code } } }',
+      variables: { id: account.id, p: topUp.id },
+    });
+    expect(set.json.data.setCreditAutoRecharge).toEqual({ account: { autoRecharge: { threshold: '7', amount: '70', productId: topUp.id } }, userErrors: [] });
   });
 });
