@@ -78,15 +78,17 @@ export async function benchLedger(databaseUrl: string, durationSec: number, defe
   const [port, testPort, basePort] = (await freePorts(3)) as [number, number, number];
   const server = startTs('ledger: ours', 'src/server.ts', [], childEnv({ DATABASE_URL: databaseUrl, PORT: String(port), TEST_PORT: String(testPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT: 'off', JOB_RUNNER: 'off' }));
   defer('stop ledger server', () => stopChild(server));
-  const ourUrl = `http://127.0.0.1:${testPort}`;
-  await waitForHealthy(server, `${ourUrl}/healthz`);
+  // The production listener, as a seller's live traffic: the test listener would also read the
+  // store's test clock on every request, which the baseline does not.
+  const ourUrl = `http://127.0.0.1:${port}`;
+  await waitForHealthy(server, `http://127.0.0.1:${testPort}/healthz`);
   console.log(`ledger: seeding ${ACCOUNTS} accounts for the service and ${ACCOUNTS} for the baseline`);
-  const ourAccounts = await seedAccounts(ourUrl, ours.test_api_key);
-  const theirAccounts = await seedAccounts(ourUrl, theirs.test_api_key);
+  const ourAccounts = await seedAccounts(ourUrl, ours.prod_api_key);
+  const theirAccounts = await seedAccounts(ourUrl, theirs.prod_api_key);
 
   const rows: LedgerRow[] = [];
   for (const [scenario, pick] of [['spread', (a: string[]) => a], ['hot', (a: string[]) => a.slice(0, 1)]] as const) {
-    const r = await load(ourUrl, ours.test_api_key, pick(ourAccounts), durationSec);
+    const r = await load(ourUrl, ours.prod_api_key, pick(ourAccounts), durationSec);
     console.log(`  ledger ${scenario}: ours ${r.postingsPerSec.toFixed(0)} postings/s (non-2xx ${r.non2xx})`);
     rows.push({ target: 'ours (REST, postgres)', scenario, ...r });
   }
