@@ -224,6 +224,9 @@ export function inTransactionNow(ctx: TenantContext): boolean {
   return ctx.data[TX] !== undefined;
 }
 
+/** The scope's open transaction, or the database: for statements that filter by tenant themselves. */
+const rawClient = (scope: DataScope): Prisma.TransactionClient => scope[TX] ?? scope[ROOT];
+
 function transactionOf(ctx: TenantContext, what: string): Prisma.TransactionClient {
   const tx = ctx.data[TX];
   if (!tx) throw new Error(`${what} must run inside inTransaction()`);
@@ -240,9 +243,7 @@ function tenantTable(model: string): Prisma.Sql {
  * read-modify-write cannot lose a concurrent change. False when there is no such row.
  */
 export async function lockRow(ctx: TenantContext, model: string, id: string): Promise<boolean> {
-  const rows = await transactionOf(ctx, 'lockRow').$queryRaw<unknown[]>`
-    SELECT 1 FROM ${tenantTable(model)} WHERE "id" = ${id} AND "storeId" = ${ctx.storeId} AND "mode"::text = ${ctx.mode} FOR UPDATE`;
-  return rows.length > 0;
+  return (await lockRows(ctx, model, [id])).length > 0;
 }
 
 /**
@@ -323,8 +324,7 @@ export async function updateRows(
     ...key.map((k) => Prisma.sql`t.${quoted(k)} IN (${Prisma.join([...new Set(rows.map((r) => r[k]))].map((v) => sqlValue(v, column(k))))})`),
     ...Object.entries(options.onlyIf ?? {}).map(([n, v]) => Prisma.sql`t.${quoted(n)} = ${sqlValue(v, column(n))}`),
   ];
-  const db = ctx.data[TX] ?? ctx.data[ROOT];
-  return db.$queryRaw<Record<string, unknown>[]>`
+  return rawClient(ctx.data).$queryRaw<Record<string, unknown>[]>`
     UPDATE ${table} AS t SET ${Prisma.join(assignments)}
       FROM (VALUES ${Prisma.join(values)}) AS v(${Prisma.join(names.map(quoted))})
      WHERE ${Prisma.join(conditions, ' AND ')} AND t."storeId" = ${ctx.storeId} AND t."mode" = CAST(${ctx.mode} AS "Mode")
@@ -375,8 +375,7 @@ export async function insertRows(
         Prisma.sql`ON CONFLICT (${Prisma.join(conflict.key.map(quoted))}) DO UPDATE SET ${Prisma.join(conflict.update.map((n) => Prisma.sql`${quoted(column(n).name)} = EXCLUDED.${quoted(n)}`))}
           WHERE ${table}."storeId" = EXCLUDED."storeId" AND ${table}."mode" = EXCLUDED."mode"`
       : Prisma.sql`ON CONFLICT (${Prisma.join(conflict.key.map(quoted))}) DO NOTHING`;
-  const db = ctx.data[TX] ?? ctx.data[ROOT];
-  return db.$executeRaw`
+  return rawClient(ctx.data).$executeRaw`
     INSERT INTO ${table} (${Prisma.join(['storeId', 'mode', ...names, ...stamped].map(quoted))})
     VALUES ${Prisma.join(values)} ${onConflict}`;
 }
@@ -430,7 +429,7 @@ export function findByIdSelecting(ctx: TenantContext, model: string, id: string,
  * outside an open transaction would wait for it to end.
  */
 export function serviceSettings(scope: DataScope) {
-  return (scope[TX] ?? scope[ROOT]).serviceSetting;
+  return rawClient(scope).serviceSetting;
 }
 
 /** For src/db/system.ts only. */
