@@ -64,6 +64,14 @@ async function claim(ctx: RequestContext, key: string, operation: string, reques
   return count === 1;
 }
 
+/** Takes the key (null), or answers as the request holding it did; still running: in use. */
+async function claimOrReplay<Out>(tx: RequestContext, key: string, operation: string, requestHash: string): Promise<Executed<Out> | null> {
+  if (await claim(tx, key, operation, requestHash)) return null;
+  const other = await firstAnswer(tx, key);
+  if (!other) throw inUse();
+  return replay<Out>(other, requestHash);
+}
+
 async function remember(ctx: RequestContext, key: string, status: number, outcome: Outcome): Promise<void> {
   await db(ctx).idempotencyRecord.updateMany({ where: { key }, data: { status, outcome: outcome as unknown as Prisma.InputJsonObject } });
 }
@@ -96,11 +104,8 @@ export async function executeIdempotently<In, Out>(ctx: RequestContext, op: Oper
     await op.prepare?.(ctx, input);
     if (op.write === 'steps') return await executeSteps(ctx, op, input, key, requestHash);
     return await inTransaction(ctx, async (tx): Promise<Executed<Out>> => {
-      if (!(await claim(tx, key, op.name, requestHash))) {
-        const other = await firstAnswer(tx, key);
-        if (!other) throw inUse();
-        return replay(other, requestHash);
-      }
+      const replayed = await claimOrReplay<Out>(tx, key, op.name, requestHash);
+      if (replayed) return replayed;
       const result = await op.run(tx, input);
       const body = op.render(tx, result);
       const id = resultIdOf(op, result);
@@ -123,11 +128,8 @@ export async function executeIdempotently<In, Out>(ctx: RequestContext, op: Oper
  * the key, so that a retry runs again, as with a write that rolled back.
  */
 async function executeSteps<In, Out>(ctx: RequestContext, op: Operation<In, Out>, input: In, key: string, requestHash: string): Promise<Executed<Out>> {
-  if (!(await inTransaction(ctx, (tx) => claim(tx, key, op.name, requestHash)))) {
-    const other = await firstAnswer(ctx, key);
-    if (!other) throw inUse();
-    return replay(other, requestHash);
-  }
+  const replayed = await inTransaction(ctx, (tx) => claimOrReplay<Out>(tx, key, op.name, requestHash));
+  if (replayed) return replayed;
   let outcome: Outcome;
   let executed: Executed<Out>;
   try {
