@@ -1,5 +1,5 @@
 import type { Prisma } from '../generated/prisma/client.js';
-import { toPage, type Page, type PageInput } from '../lib/pagination.js';
+import { toPage, type CursorInput, type CursorPage, type Page, type PageInput } from '../lib/pagination.js';
 
 type Delegate = { findMany(args: never): unknown; count(args: never): unknown };
 type FindMany<D> = NonNullable<Prisma.Args<D, 'findMany'>>;
@@ -39,4 +39,23 @@ export function listing<D extends Delegate>(delegate: D, where: Where<D>, orderB
       return toPage(items as never, records, input);
     },
   };
+}
+
+/**
+ * A cursor page, newest first: `starting_after` and `ending_before` are item ids (time-sortable),
+ * `has_more` is true only when more exist that way. `fetch` reads the rows of the list with the
+ * window given (its id condition, order and count).
+ */
+export async function cursorPage<T extends { id: string }>(
+  fetch: (window: { where: { id?: { lt: string } | { gt: string } }; orderBy: { id: 'asc' | 'desc' }; take: number }) => Promise<T[]>,
+  input: CursorInput,
+): Promise<CursorPage<T>> {
+  const backwards = input.ending_before !== undefined && input.starting_after === undefined;
+  const rows = await fetch({
+    where: backwards ? { id: { gt: input.ending_before! } } : input.starting_after ? { id: { lt: input.starting_after } } : {},
+    orderBy: { id: backwards ? 'asc' : 'desc' },
+    take: input.limit + 1,
+  });
+  const page = rows.slice(0, input.limit);
+  return { data: backwards ? page.reverse() : page, has_more: rows.length > input.limit };
 }

@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import { resourceId } from './schemas.js';
 
 /**
  * Lists. A service defines each list once (`listing` in src/db/listing.ts): its rows (filtered,
  * ordered, read with the caller's selection and window) and its count. REST reads a listing
  * page by page (`page_number`, `page_size`); GraphQL reads the same listing as a Relay
- * connection (src/graphql/connection.ts).
+ * connection (src/graphql/connection.ts). Lists the official client pages by cursor (the
+ * customer-credits lists) use `cursorQuery` and `cursorPage` in src/db/listing.ts instead.
  */
 export interface Listing<Args, Row> {
   rows(args: Args): Promise<Row[]>;
@@ -52,4 +54,22 @@ export function toPage<T>(items: T[], total: number, page: PageInput): Page<T> {
 /** A page with its items rendered. */
 export function mapPage<T, U>(page: Page<T>, render: (item: T) => U): Page<U> {
   return { ...page, items: page.items.map(render) };
+}
+
+export interface CursorInput {
+  limit: number;
+  starting_after?: string;
+  ending_before?: string;
+}
+
+/** Cursor paging as the official client sends it: `limit` (1 to 100, default 10) and an item id on either side. */
+export const cursorQuery = {
+  limit: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100').default(10),
+  starting_after: resourceId.optional(),
+  ending_before: resourceId.optional(),
+};
+
+export interface CursorPage<T> {
+  data: T[];
+  has_more: boolean;
 }

@@ -2,13 +2,13 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../context.js';
 import { db, inTransaction, lockRow, updateRows } from '../../db/tenant.js';
 import type { JobHandler } from '../../jobs/scheduled-jobs.js';
-import { AppError, invalidField } from '../../lib/errors.js';
+import { AppError, invalidField, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { recordEvent } from '../events/events.service.js';
 import { paymentProcessorFor, type ChargeResult } from '../payments/processor.js';
 import type { SetAutoRechargeInput } from './credits.schemas.js';
-import { findAccountOrThrow, systemAccount } from './credits.service.js';
-import { AUTO_RECHARGE_JOB, post } from './ledger.js';
+import { findAccountOrThrow, postAgainstStore } from './credits.service.js';
+import { AUTO_RECHARGE_JOB } from './ledger.js';
 
 /**
  * Auto-recharge: an account may carry a rule (threshold, amount, the one-time product whose
@@ -20,7 +20,7 @@ import { AUTO_RECHARGE_JOB, post } from './ledger.js';
  */
 
 export async function setAutoRecharge(ctx: RequestContext, input: SetAutoRechargeInput) {
-  if (!(await lockRow(ctx, 'CreditAccount', input.id))) throw new AppError('not_found', `Account ${input.id} not found`);
+  if (!(await lockRow(ctx, 'CreditAccount', input.id))) throw notFound('Account', input.id);
   await findAccountOrThrow(ctx, input.id);
   const product = await db(ctx).product.findUnique({ where: { id: input.product_id } });
   if (!product) throw new AppError('not_found', `Product ${input.product_id} not found`, [{ path: ['product_id'], message: `no product ${input.product_id} in this store and environment` }]);
@@ -32,7 +32,7 @@ export async function setAutoRecharge(ctx: RequestContext, input: SetAutoRecharg
 }
 
 export async function clearAutoRecharge(ctx: RequestContext, id: string) {
-  if (!(await lockRow(ctx, 'CreditAccount', id))) throw new AppError('not_found', `Account ${id} not found`);
+  if (!(await lockRow(ctx, 'CreditAccount', id))) throw notFound('Account', id);
   await findAccountOrThrow(ctx, id);
   await updateRows(ctx, 'CreditAccount', [{ id, rechargeThreshold: null, rechargeAmount: null, rechargeProductId: null }]);
   return findAccountOrThrow(ctx, id);
@@ -85,15 +85,8 @@ async function finishRecharge(ctx: RequestContext, accountId: string, started: S
   const account = await db(ctx).creditAccount.findUniqueOrThrow({ where: { id: accountId } });
   const amount = account.rechargeAmount;
   if (!amount) return;
-  const { transaction } = await post(ctx, {
-    reference: started.transactionId,
-    idempotencyKey: `recharge:${started.transactionId}`,
-    requestHash: `recharge:${started.transactionId}`,
-    postings: [
-      { accountId, side: 'credit', amount, accountPath: ['id'], amountPath: ['amount'] },
-      { accountId: await systemAccount(ctx, account.unitLabel, accountId), side: 'debit', amount, accountPath: ['id'], amountPath: ['amount'] },
-    ],
-  });
+  const key = `recharge:${started.transactionId}`;
+  const transaction = await postAgainstStore(ctx, account, 'credit', amount, { reference: started.transactionId, idempotencyKey: key, requestHash: key, accountPath: ['id'], amountPath: ['amount'] });
   await recordEvent(ctx, 'credits.auto_recharged', {
     id: transaction.id,
     object: 'customer_credits_auto_recharge',

@@ -1,22 +1,9 @@
 import type { ProductFeature } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../context.js';
-import { db, insertRows } from '../../db/tenant.js';
-import { newId } from '../../lib/ids.js';
-import { post } from './ledger.js';
-import { systemAccount } from './credits.service.js';
+import { db } from '../../db/tenant.js';
+import { openCustomerAccount, postAgainstStore } from './credits.service.js';
 
 type CreditFeature = Pick<ProductFeature, 'id' | 'type' | 'creditsAmount' | 'creditsUnitLabel' | 'creditsBucketName'>;
-
-/** The customer's bucket of that name, opened when missing (a grant must land somewhere). */
-async function bucketFor(ctx: RequestContext, customerId: string, name: string, unitLabel: string) {
-  await insertRows(
-    ctx,
-    'CreditAccount',
-    [{ id: newId('creditAccount'), owner: 'customer', customerId, name, nameKey: name.toLowerCase(), systemUnit: null, unitLabel, createdAt: ctx.clock.now() }],
-    { onConflict: { key: ['storeId', 'mode', 'customerId', 'nameKey'] } },
-  );
-  return db(ctx).creditAccount.findFirstOrThrow({ where: { customerId, nameKey: name.toLowerCase() } });
-}
 
 /**
  * What a paid transaction (a checkout's payment, a renewal) grants through the product's
@@ -27,17 +14,11 @@ async function bucketFor(ctx: RequestContext, customerId: string, name: string, 
 export async function grantPurchasedCredits(ctx: RequestContext, customerId: string, paymentId: string, features: readonly CreditFeature[]): Promise<void> {
   for (const f of features) {
     if (f.type !== 'customerCredits' || !f.creditsAmount || f.creditsAmount <= 0n) continue;
-    const account = await bucketFor(ctx, customerId, f.creditsBucketName ?? 'default', f.creditsUnitLabel ?? 'credits');
+    // A grant must land somewhere: the bucket is opened when missing.
+    const { account } = await openCustomerAccount(ctx, customerId, f.creditsBucketName ?? 'default', f.creditsUnitLabel ?? 'credits');
     if (account.status !== 'active') continue;
-    await post(ctx, {
-      reference: paymentId,
-      idempotencyKey: `grant:${paymentId}:${f.id}`,
-      requestHash: `grant:${paymentId}:${f.id}`,
-      postings: [
-        { accountId: account.id, side: 'credit', amount: f.creditsAmount, accountPath: ['features', f.id], amountPath: ['features', f.id] },
-        { accountId: await systemAccount(ctx, account.unitLabel, account.id), side: 'debit', amount: f.creditsAmount, accountPath: ['features', f.id], amountPath: ['features', f.id] },
-      ],
-    });
+    const key = `grant:${paymentId}:${f.id}`;
+    await postAgainstStore(ctx, account, 'credit', f.creditsAmount, { reference: paymentId, idempotencyKey: key, requestHash: key, accountPath: ['features', f.id], amountPath: ['features', f.id] });
   }
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cursorQuery } from '../../lib/pagination.js';
 import { isoDateOrDay, resourceId } from '../../lib/schemas.js';
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../../lib/text.js';
 
@@ -37,12 +38,6 @@ const text = (max: number) =>
 const idempotencyKey = text(255);
 const reference = text(255);
 
-const cursorPage = {
-  limit: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100').default(10),
-  starting_after: resourceId.optional(),
-  ending_before: resourceId.optional(),
-};
-
 export const accountIdSchema = z.object({ id: resourceId });
 
 export const createAccountSchema = z.object({
@@ -53,13 +48,13 @@ export const createAccountSchema = z.object({
 });
 export type CreateAccountInput = z.output<typeof createAccountSchema>;
 
-export const listAccountsSchema = z.object({ customer_id: resourceId.optional(), ...cursorPage });
+export const listAccountsSchema = z.object({ customer_id: resourceId.optional(), ...cursorQuery });
 export type ListAccountsInput = z.output<typeof listAccountsSchema>;
 
 export const balanceSchema = z.object({ id: resourceId, at: isoDateOrDay.optional() });
 export type BalanceInput = z.output<typeof balanceSchema>;
 
-export const listEntriesSchema = z.object({ id: resourceId, ...cursorPage });
+export const listEntriesSchema = z.object({ id: resourceId, ...cursorQuery });
 export type ListEntriesInput = z.output<typeof listEntriesSchema>;
 
 export const creditDebitSchema = z.object({ id: resourceId, amount: ledgerAmount, reference, idempotency_key: idempotencyKey });

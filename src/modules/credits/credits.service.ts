@@ -5,6 +5,7 @@ import { afterCommit, db, insertRows, lockRow, updateRows } from '../../db/tenan
 import { AppError, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { sha256Hex } from '../../lib/secrets.js';
+import { cursorPage } from '../../db/listing.js';
 import { assertCustomerExists } from '../customers/customers.service.js';
 import type {
   BalanceInput,
@@ -64,49 +65,64 @@ export async function systemAccount(ctx: RequestContext, unitLabel: string, forA
   return id;
 }
 
-/** A customer's bucket; `initial_balance` is credited from the store's account in the same transaction. */
-export async function createAccount(ctx: RequestContext, input: CreateAccountInput): Promise<CreditAccount> {
-  await assertCustomerExists(ctx, input.customer_id);
-  const id = newId('creditAccount');
+/**
+ * A customer's bucket of that name (names compare without regard to case), opened when there is
+ * none. `created` says whether this call opened it.
+ */
+export async function openCustomerAccount(ctx: RequestContext, customerId: string, name: string, unitLabel: string): Promise<{ account: CreditAccount; created: boolean }> {
+  const nameKey = name.toLowerCase();
   const created = await insertRows(
     ctx,
     'CreditAccount',
-    [{ id, owner: 'customer', customerId: input.customer_id, name: input.name, nameKey: input.name.toLowerCase(), systemUnit: null, unitLabel: input.unit_label, createdAt: ctx.clock.now() }],
+    [{ id: newId('creditAccount'), owner: 'customer', customerId, name, nameKey, systemUnit: null, unitLabel, createdAt: ctx.clock.now() }],
     { onConflict: { key: ['storeId', 'mode', 'customerId', 'nameKey'] } },
   );
+  return { account: await db(ctx).creditAccount.findFirstOrThrow({ where: { customerId, nameKey } }), created: created > 0 };
+}
+
+/**
+ * Moves `amount` between a customer's account and its store counter-account: `credit` into
+ * the customer's, `debit` out of it. Credits, debits, seeding, grants and recharges all post so.
+ */
+export async function postAgainstStore(
+  ctx: RequestContext,
+  account: Pick<CreditAccount, 'id' | 'unitLabel'>,
+  side: Side,
+  amount: bigint,
+  request: { reference: string; idempotencyKey: string; requestHash: string; accountPath: (string | number)[]; amountPath: (string | number)[] },
+): Promise<LedgerTransactionWithEntries> {
+  const { accountPath, amountPath, ...rest } = request;
+  const counter: Side = side === 'credit' ? 'debit' : 'credit';
+  const { transaction } = await post(ctx, {
+    ...rest,
+    postings: [
+      { accountId: account.id, side, amount, accountPath, amountPath },
+      { accountId: await systemAccount(ctx, account.unitLabel, account.id), side: counter, amount, accountPath, amountPath },
+    ],
+  });
+  return transaction;
+}
+
+/** A customer's bucket; `initial_balance` is credited from the store's account in the same transaction. */
+export async function createAccount(ctx: RequestContext, input: CreateAccountInput): Promise<CreditAccount> {
+  await assertCustomerExists(ctx, input.customer_id);
+  const { account, created } = await openCustomerAccount(ctx, input.customer_id, input.name, input.unit_label);
   if (!created) {
-    const holder = await db(ctx).creditAccount.findFirst({ where: { customerId: input.customer_id, nameKey: input.name.toLowerCase() }, select: { id: true } });
-    throw new AppError('account_exists', `Customer ${input.customer_id} already has an account named ${input.name} (${holder?.id})`, [
-      { path: ['name'], message: `is taken by account ${holder?.id} of this customer (names are compared without regard to case)` },
+    throw new AppError('account_exists', `Customer ${input.customer_id} already has an account named ${input.name} (${account.id})`, [
+      { path: ['name'], message: `is taken by account ${account.id} of this customer (names are compared without regard to case)` },
     ]);
   }
   if (input.initial_balance !== undefined && input.initial_balance > 0n) {
-    await post(ctx, {
+    await postAgainstStore(ctx, account, 'credit', input.initial_balance, {
       reference: 'initial_balance',
-      idempotencyKey: `initial_balance:${id}`,
-      requestHash: requestHash('credits.initial_balance', { id }),
-      postings: [
-        { accountId: id, side: 'credit', amount: input.initial_balance, accountPath: ['customer_id'], amountPath: ['initial_balance'] },
-        { accountId: await systemAccount(ctx, input.unit_label, id), side: 'debit', amount: input.initial_balance, accountPath: ['customer_id'], amountPath: ['initial_balance'] },
-      ],
+      idempotencyKey: `initial_balance:${account.id}`,
+      requestHash: requestHash('credits.initial_balance', { id: account.id }),
+      accountPath: ['customer_id'],
+      amountPath: ['initial_balance'],
     });
+    return findAccountOrThrow(ctx, account.id);
   }
-  return db(ctx).creditAccount.findUniqueOrThrow({ where: { id } });
-}
-
-/** Newest first; `starting_after` and `ending_before` are ids (time-sortable), `has_more` true only when more exist that way. */
-async function cursorPage<T extends { id: string }>(
-  fetch: (args: { where: { id?: { lt: string } | { gt: string } }; orderBy: { id: 'asc' | 'desc' }; take: number }) => Promise<T[]>,
-  input: { limit: number; starting_after?: string; ending_before?: string },
-): Promise<{ data: T[]; has_more: boolean }> {
-  const backwards = input.ending_before !== undefined && input.starting_after === undefined;
-  const rows = await fetch({
-    where: backwards ? { id: { gt: input.ending_before! } } : input.starting_after ? { id: { lt: input.starting_after } } : {},
-    orderBy: { id: backwards ? 'asc' : 'desc' },
-    take: input.limit + 1,
-  });
-  const page = rows.slice(0, input.limit);
-  return { data: backwards ? page.reverse() : page, has_more: rows.length > input.limit };
+  return account;
 }
 
 export async function listAccounts(ctx: RequestContext, input: ListAccountsInput) {
@@ -167,18 +183,13 @@ async function unitLabelOf(ctx: RequestContext, id: string): Promise<string> {
 
 /** Credit (into the customer's account, out of the store's) or debit (the other way). */
 export async function creditOrDebit(ctx: RequestContext, side: Side, input: CreditDebitInput): Promise<LedgerTransactionWithEntries> {
-  const account = { id: input.id, unitLabel: await unitLabelOf(ctx, input.id) };
-  const counter: Side = side === 'credit' ? 'debit' : 'credit';
-  const { transaction } = await post(ctx, {
+  return postAgainstStore(ctx, { id: input.id, unitLabel: await unitLabelOf(ctx, input.id) }, side, input.amount, {
     reference: input.reference,
     idempotencyKey: input.idempotency_key,
     requestHash: requestHash(`credits.${side}`, input),
-    postings: [
-      { accountId: account.id, side, amount: input.amount, accountPath: ['id'], amountPath: ['amount'] },
-      { accountId: await systemAccount(ctx, account.unitLabel, account.id), side: counter, amount: input.amount, accountPath: ['id'], amountPath: ['amount'] },
-    ],
+    accountPath: ['id'],
+    amountPath: ['amount'],
   });
-  return transaction;
 }
 
 export async function postTransaction(ctx: RequestContext, input: PostTransactionInput): Promise<LedgerTransactionWithEntries> {
