@@ -19,6 +19,8 @@ const NODE_TYPE_OF: Partial<Record<IdKind, string>> = {
   webhook: 'WebhookEndpoint',
   event: 'Event',
   delivery: 'WebhookDelivery',
+  creditAccount: 'CreditAccount',
+  ledgerTransaction: 'CreditTransaction',
 };
 
 const TYPE_BY_PREFIX = new Map<string, string>(

@@ -55,5 +55,10 @@ describe('credits auto-recharge', () => {
       variables: { id: account.id, p: topUp.id },
     });
     expect(set.json.data.setCreditAutoRecharge).toEqual({ account: { autoRecharge: { threshold: '7', amount: '70', productId: topUp.id } }, userErrors: [] });
+    const clear = await h.call('POST', '/graphql', {
+      query: 'mutation($id: ID!) { clearCreditAutoRecharge(input: { id: $id }) { account { autoRecharge { threshold } } userErrors { code } } }',
+      variables: { id: account.id },
+    });
+    expect(clear.json.data.clearCreditAutoRecharge).toEqual({ account: { autoRecharge: null }, userErrors: [] });
   });
 });

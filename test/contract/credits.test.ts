@@ -152,13 +152,23 @@ describe('customer credits over /v1', () => {
     );
     const id = opened.data.createCreditAccount.account.id;
     expect(opened.data.createCreditAccount).toMatchObject({ account: { balance: '9', status: 'active' }, userErrors: [] });
-    const debit = await gql('mutation($id: ID!, $k: String!) { debitCreditAccount(input: { id: $id, amount: "4", reference: "gql", idempotencyKey: $k }) { transaction { entries { side amount balanceAfter } } userErrors { field code } } }', { id, k: key() });
+    const debit = await gql('mutation($id: ID!, $k: String!) { debitCreditAccount(input: { id: $id, amount: "4", reference: "gql", idempotencyKey: $k }) { transaction { id entries { side amount balanceAfter } } userErrors { field code } } }', { id, k: key() });
     expect(debit.data.debitCreditAccount.userErrors).toEqual([]);
     const over = await gql('mutation($id: ID!, $k: String!) { debitCreditAccount(input: { id: $id, amount: "6", reference: "gql", idempotencyKey: $k }) { transaction { id } userErrors { field code } } }', { id, k: key() });
     expect(over.data.debitCreditAccount).toEqual({ transaction: null, userErrors: [{ field: 'amount', code: 'insufficient_balance' }] });
     const bad = await gql('mutation($id: ID!, $k: String!) { creditCreditAccount(input: { id: $id, amount: "1.5", reference: "gql", idempotencyKey: $k }) { userErrors { field code } } }', { id, k: key() });
     expect(bad.data.creditCreditAccount.userErrors).toEqual([{ field: 'amount', code: 'validation_failed' }]);
 
+    const at = new Date(Date.now() + 60_000).toISOString();
+    const reversed = await gql(
+      'mutation($id: ID!, $t: ID!) { reverseCreditAccountTransaction(input: { id: $id, transactionId: $t }) { transaction { reversalOf { id } } userErrors { field code } } }',
+      { id, t: debit.data.debitCreditAccount.transaction.id },
+    );
+    expect(reversed.data.reverseCreditAccountTransaction).toEqual({ transaction: { reversalOf: { id: debit.data.debitCreditAccount.transaction.id } }, userErrors: [] });
+    const past = await gql('query($id: ID!, $at: DateTime!) { node(id: $id) { ... on CreditAccount { balance balanceAt(at: $at) } } }', { id, at });
+    expect(past.data.node).toEqual({ balance: '9', balanceAt: '9' });
+    const debitAgain = await gql('mutation($id: ID!, $k: String!) { debitCreditAccount(input: { id: $id, amount: "4", reference: "gql", idempotencyKey: $k }) { userErrors { field code } } }', { id, k: key() });
+    expect(debitAgain.data.debitCreditAccount.userErrors).toEqual([]);
     const graph = await gql(
       'query($c: ID!) { node(id: $c) { ... on Customer { creditAccounts(first: 50) { totalCount edges { node { id name balance entries(first: 5) { edges { node { side amount balanceAfter } } } } } } } } }',
       { c: f.customerId },
@@ -166,7 +176,10 @@ describe('customer credits over /v1', () => {
     const accounts = graph.data.node.creditAccounts.edges.map((e: any) => e.node);
     const mine = accounts.find((a: any) => a.id === id);
     expect(mine).toMatchObject({ name: 'GraphQL', balance: '5' });
+    // Newest first: the second debit, the reversal of the first, the first debit, the seed.
     expect(mine.entries.edges.map((e: any) => e.node)).toEqual([
+      { side: 'debit', amount: '4', balanceAfter: '5' },
+      { side: 'credit', amount: '4', balanceAfter: '9' },
       { side: 'debit', amount: '4', balanceAfter: '5' },
       { side: 'credit', amount: '9', balanceAfter: '9' },
     ]);

@@ -1,18 +1,20 @@
 import { apiEnum, builder, ModeEnum } from '../../graphql/builder.js';
 import { operationMutation, payloadType } from '../../graphql/mutation.js';
 import {
+  clearAutoRechargeOp,
   closeAccountOp,
   createAccountOp,
   creditAccountOp,
   debitAccountOp,
   freezeAccountOp,
   postTransactionOp,
+  reverseOnAccountOp,
   reverseTransactionOp,
   setAutoRechargeOp,
   unfreezeAccountOp,
 } from './credits.operations.js';
 import { LEDGER_SIDES } from './credits.schemas.js';
-import { transactionsByReferenceSelecting } from './credits.service.js';
+import { accountBalance, transactionsByReferenceSelecting } from './credits.service.js';
 
 const CreditAccountStatusEnum = apiEnum('CreditAccountStatus', ['active', 'frozen', 'closed'] as const, '`frozen`: no new transactions until unfrozen; `closed`: for good');
 const LedgerSideEnum = apiEnum('LedgerSide', LEDGER_SIDES, '`credit` adds to the account, `debit` takes from it');
@@ -38,6 +40,13 @@ builder.prismaNode('CreditAccount', {
     // The running balance lives on the account row: a page of accounts reads its balances in
     // the same query as the accounts, with no query per account.
     balance: t.field({ type: 'MinorUnits', description: 'Credits minus debits of all entries, kept on the account with every posting', select: { balance: true }, resolve: (a) => a.balance }),
+    balanceAt: t.field({
+      type: 'MinorUnits',
+      description: 'The balance at an instant, from the entries (the balance after the last entry up to then)',
+      args: { at: t.arg({ type: 'DateTime', required: true }) },
+      select: { id: true },
+      resolve: async (a, args, ctx) => (await accountBalance(ctx.core, { id: a.id, at: args.at })).balance,
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     autoRecharge: t.field({
@@ -158,6 +167,15 @@ operationMutation('reverseCreditTransaction', {
   description: 'Undoes a transaction with a new one, every side swapped; at most once',
 });
 
+operationMutation('reverseCreditAccountTransaction', {
+  op: reverseOnAccountOp,
+  input: builder.inputType('ReverseCreditAccountTransactionInput', {
+    fields: (t) => ({ id: t.id({ required: true, description: 'The account, cca_…' }), transactionId: t.id({ required: true, description: 'A transaction with an entry on the account' }) }),
+  }),
+  payload: TransactionPayload,
+  description: 'Undoes a transaction that moved this account, as reverseCreditTransaction does',
+});
+
 operationMutation('freezeCreditAccount', { op: freezeAccountOp, input: AccountIdInput('FreezeCreditAccountInput'), payload: AccountPayload, description: 'No new transactions on the account until unfrozen' });
 operationMutation('unfreezeCreditAccount', { op: unfreezeAccountOp, input: AccountIdInput('UnfreezeCreditAccountInput'), payload: AccountPayload, description: 'Allows transactions again' });
 operationMutation('closeCreditAccount', { op: closeAccountOp, input: AccountIdInput('CloseCreditAccountInput'), payload: AccountPayload, description: 'Closes the account for good; only at a balance of zero' });
@@ -175,3 +193,5 @@ operationMutation('setCreditAutoRecharge', {
   payload: AccountPayload,
   description: "Sets the account's auto-recharge rule (this service's extension)",
 });
+
+operationMutation('clearCreditAutoRecharge', { op: clearAutoRechargeOp, input: AccountIdInput('ClearCreditAutoRechargeInput'), payload: AccountPayload, description: "Removes the account's auto-recharge rule" });
