@@ -37,7 +37,9 @@ export function childEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 export function startTs(name: string, script: string, args: string[], env: NodeJS.ProcessEnv): Child {
-  const proc = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // BENCH_PROFILE=DIR: every child writes a CPU profile into DIR when it exits (node --cpu-prof).
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : [];
+  const proc = spawn(process.execPath, [...profile, '--import', 'tsx', script, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   live.add(proc);
   let tail = '';
   // Always drain both pipes: a child blocked on a full pipe would look like a slow server.
@@ -62,7 +64,9 @@ export function startTs(name: string, script: string, args: string[], env: NodeJ
 
 /** Runs a script to completion and returns its stdout; stderr is kept apart so JSON output stays parseable. */
 export async function runTs(name: string, script: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // BENCH_PROFILE=DIR: every child writes a CPU profile into DIR when it exits (node --cpu-prof).
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : [];
+  const proc = spawn(process.execPath, [...profile, '--import', 'tsx', script, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   live.add(proc);
   let stdout = '';
   let stderr = '';

@@ -10,6 +10,8 @@
  *   BENCH_DURATION  seconds of measurement per target and concurrency (default 5)
  *   BENCH_PG_URL    an existing database to issue CREATE/DROP DATABASE from
  *                   (default postgresql://postgres@127.0.0.1:5432/test)
+ *   BENCH_ONLY      one section alone: `renewals` or `ledger`
+ *   BENCH_PROFILE   a directory: every server child writes its CPU profile there on exit
  *
  * Every server runs as a child process so that the load generator (autocannon, in this
  * process) does not share an event loop with what it measures. Exits non-zero only when

@@ -18,8 +18,9 @@ export interface Operation<In, Out> {
    * A write runs in one database transaction, and with an Idempotency-Key its first answer is
    * recorded in that same transaction. `'steps'`: a write whose service opens its own
    * transactions, because something outside the database happens between them (a change
-   * charged now, the due work a moved test clock runs); with an Idempotency-Key the key is
-   * claimed before it runs and its answer recorded once it has.
+   * charged now, the due work a moved test clock runs), or whose one write is a single atomic
+   * statement (a ledger posting); with an Idempotency-Key the key is claimed before it runs and
+   * its answer recorded once it has.
    */
   readonly write: boolean | 'steps';
   /** What must happen outside the transaction before the write (a DNS check of a URL). */

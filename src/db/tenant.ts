@@ -382,30 +382,42 @@ export async function insertRows(
 
 /**
  * The ledger's posting, done by the database function `credit_ledger_post` (its migration
- * says what it does) in one round trip, for the caller's tenant, in the caller's transaction.
+ * says what it does) in one round trip, for the caller's tenant: in the caller's transaction
+ * when there is one, else as one statement of its own (atomic all the same).
  */
 export async function callLedgerPost(
   ctx: TenantContext,
-  p: { transactionId: string; reference: string; idempotencyKey: string; requestHash: string; reversalOfId: string | null; now: Date; entries: { id: string; accountId: string; side: string; amount: bigint }[] },
+  p: {
+    transactionId: string;
+    reference: string;
+    idempotencyKey: string;
+    requestHash: string;
+    reversalOfId: string | null;
+    now: Date;
+    entries: { accountId: string; side: string; amount: bigint }[];
+    eventIds: string[];
+    rechargeJobKind: string;
+  },
 ) {
-  const ids = p.entries.map((e) => e.id);
   const accounts = p.entries.map((e) => e.accountId);
   const sides = p.entries.map((e) => e.side);
   const amounts = p.entries.map((e) => e.amount.toString());
-  return transactionOf(ctx, 'callLedgerPost').$queryRaw<
-    {
-      outcome: string;
-      account_id: string;
-      owner: string | null;
-      customer_id: string | null;
-      name: string | null;
-      unit_label: string | null;
-      recharge_threshold: bigint | null;
-      balance_before: bigint | null;
-      balance_after: bigint | null;
-    }[]
+  return rawClient(ctx.data).$queryRaw<
+    { outcome: string; account_id: string; entry_id: string | null; side: 'debit' | 'credit' | null; amount: bigint | null; balance_after: bigint | null }[]
   >`SELECT * FROM credit_ledger_post(${ctx.storeId}, CAST(${ctx.mode} AS "Mode"), ${p.transactionId}, ${p.reference}, ${p.idempotencyKey}, ${p.requestHash},
-      ${p.reversalOfId}, CAST(${p.now} AS timestamptz), CAST(${ids} AS text[]), CAST(${accounts} AS text[]), CAST(${sides} AS text[]), CAST(${amounts} AS bigint[]))`;
+      ${p.reversalOfId}, CAST(${p.now} AS timestamptz), CAST(${accounts} AS text[]), CAST(${sides} AS text[]), CAST(${amounts} AS bigint[]), CAST(${p.eventIds} AS text[]), ${p.rechargeJobKind})`;
+}
+
+/**
+ * Events of the caller's tenant and their webhook deliveries, written by the database function
+ * `record_events` (its migration says what it does) in one round trip.
+ */
+export async function callRecordEvents(ctx: TenantContext, now: Date, events: readonly { id: string; type: string; payload: unknown }[]): Promise<void> {
+  const ids = events.map((e) => e.id);
+  const types = events.map((e) => e.type);
+  const payloads = events.map((e) => JSON.stringify(e.payload));
+  await transactionOf(ctx, 'callRecordEvents').$executeRaw`SELECT record_events(${ctx.storeId}, CAST(${ctx.mode} AS "Mode"), CAST(${now} AS timestamptz),
+      CAST(${ids} AS text[]), CAST(${types} AS text[]), CAST(${payloads} AS jsonb[]))`;
 }
 
 /** A notification delivered to listeners (other processes' caches) when the transaction commits. */

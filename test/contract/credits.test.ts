@@ -98,8 +98,16 @@ describe('customer credits over /v1', () => {
 
   it('refuses a debit beyond the balance whole, and an account in the wrong state, with 409', async () => {
     const id = await account('Small', '5');
-    const over = await f.call('POST', `/v1/customer-credits/accounts/${id}/debit`, { amount: '6', reference: 'r', idempotency_key: key() });
+    const refusedKey = key();
+    const over = await f.call('POST', `/v1/customer-credits/accounts/${id}/debit`, { amount: '6', reference: 'r', idempotency_key: refusedKey });
     expect([over.status, over.json.error.code]).toEqual([409, 'insufficient_balance']);
+    // A refusal writes nothing, its key included: the same request posts once the balance allows.
+    expect((await f.call('GET', `/v1/customer-credits/transactions?reference=r`)).json.data.filter((t: { idempotency_key: string }) => t.idempotency_key === refusedKey)).toEqual([]);
+    expect((await f.call('POST', `/v1/customer-credits/accounts/${id}/credit`, { amount: '1', reference: 'top-up', idempotency_key: key() })).status).toBe(201);
+    const retried = await f.call('POST', `/v1/customer-credits/accounts/${id}/debit`, { amount: '6', reference: 'r', idempotency_key: refusedKey });
+    expect(retried.status, retried.text).toBe(201);
+    expect(await balance(id)).toBe('0');
+    expect((await f.call('POST', `/v1/customer-credits/accounts/${id}/credit`, { amount: '5', reference: 'top-up', idempotency_key: key() })).status).toBe(201);
     await f.call('POST', `/v1/customer-credits/accounts/${id}/freeze`);
     const frozen = await f.call('POST', `/v1/customer-credits/accounts/${id}/debit`, { amount: '1', reference: 'r', idempotency_key: key() });
     expect([frozen.status, frozen.json.error.code]).toEqual([409, 'account_frozen']);

@@ -33,6 +33,9 @@ import {
  * The fifteen customer-credits operations. Postings carry their own `idempotency_key` (the
  * client requires it): a retry finds the first transaction inside the ledger's own
  * transaction. The account writes also honour the Idempotency-Key header like every write.
+ * Credit, debit and a multi-entry transaction are writes in `steps`: their one write is the
+ * posting, a single atomic statement (ledger.ts `post`), so no interactive transaction is held
+ * open around it and an account's lock lasts only as long as that statement.
  */
 const account = (_ctx: unknown, a: Parameters<typeof serializeAccount>[0]) => serializeAccount(a);
 const transaction = (_ctx: unknown, t: Parameters<typeof serializeTransaction>[0]) => serializeTransaction(t);
@@ -52,9 +55,9 @@ export const listEntriesOp = defineOperation({ name: 'credits.list_entries', inp
 export const freezeAccountOp = defineOperation({ name: 'credits.freeze', input: accountIdSchema, write: true, run: (ctx, i) => changeAccountStatus(ctx, i.id, 'freeze'), render: account });
 export const unfreezeAccountOp = defineOperation({ name: 'credits.unfreeze', input: accountIdSchema, write: true, run: (ctx, i) => changeAccountStatus(ctx, i.id, 'unfreeze'), render: account });
 export const closeAccountOp = defineOperation({ name: 'credits.close', input: accountIdSchema, write: true, run: (ctx, i) => changeAccountStatus(ctx, i.id, 'close'), render: account });
-export const creditAccountOp = defineOperation({ name: 'credits.credit', input: creditDebitSchema, write: true, run: (ctx, i) => creditOrDebit(ctx, 'credit', i), render: transaction });
-export const debitAccountOp = defineOperation({ name: 'credits.debit', input: creditDebitSchema, write: true, run: (ctx, i) => creditOrDebit(ctx, 'debit', i), render: transaction });
-export const postTransactionOp = defineOperation({ name: 'credits.post_transaction', input: postTransactionSchema, write: true, run: postTransaction, render: transaction });
+export const creditAccountOp = defineOperation({ name: 'credits.credit', input: creditDebitSchema, write: 'steps', run: (ctx, i) => creditOrDebit(ctx, 'credit', i), render: transaction });
+export const debitAccountOp = defineOperation({ name: 'credits.debit', input: creditDebitSchema, write: 'steps', run: (ctx, i) => creditOrDebit(ctx, 'debit', i), render: transaction });
+export const postTransactionOp = defineOperation({ name: 'credits.post_transaction', input: postTransactionSchema, write: 'steps', run: postTransaction, render: transaction });
 export const getTransactionOp = defineOperation({ name: 'credits.get_transaction', input: transactionIdSchema, write: false, run: (ctx, i) => findTransactionOrThrow(ctx, i.id), render: transaction });
 export const listByReferenceOp = defineOperation({
   name: 'credits.list_by_reference',

@@ -1,11 +1,9 @@
 import type { CreditAccount, LedgerEntry, LedgerTransaction, Prisma } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../context.js';
-import { callLedgerPost, db, inTransactionNow, lockRows } from '../../db/tenant.js';
+import { callLedgerPost, db } from '../../db/tenant.js';
 import { AppError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { recordEvents, type EventType } from '../events/events.service.js';
 import { MAX_LEDGER_AMOUNT } from './credits.schemas.js';
-import { scheduleJob } from '../../jobs/scheduled-jobs.js';
 
 /** The auto-recharge job's kind (auto-recharge.ts runs it). */
 export const AUTO_RECHARGE_JOB = 'credits.auto_recharge';
@@ -62,25 +60,25 @@ export function assertOpen(account: Pick<CreditAccount, 'id' | 'status'>, path: 
 }
 
 /**
- * Posts a balanced transaction, or finds the one its idempotency key already posted. Runs in the
- * caller's transaction, which must be open. The accounts are locked in id order first; the
- * database then does the posting in one round trip (`credit_ledger_post`, see its migration):
- * the key claimed (a second request with it finds the first's transaction), the accounts
- * checked, the entries and balances written.
+ * Posts a balanced transaction, or finds the one its idempotency key already posted. The
+ * database does it in one round trip (`credit_ledger_post`, see its migration): the key
+ * claimed (a second request with it finds the first's transaction), the accounts locked in id
+ * order and checked, the entries, balances and events written, and the recharge job of an
+ * account a debit took below its auto-recharge threshold scheduled. Inside the caller's
+ * transaction when there is one (a grant with the payment that bought it); alone, it is one
+ * atomic statement, and a refusal leaves nothing written.
  */
 export async function post(ctx: RequestContext, req: PostRequest): Promise<{ transaction: LedgerTransactionWithEntries; replayed: boolean }> {
-  if (!inTransactionNow(ctx)) throw new Error('a ledger posting runs in the transaction of what it records');
   assertBalanced(req.postings);
-  // The accounts' locks first: ids are made after them, so each account's entries sort by id in
-  // the order they were applied (the running balances of a listing follow one another).
-  await lockRows(ctx, 'CreditAccount', [...new Set(req.postings.map((p) => p.accountId))]);
   const now = ctx.clock.now();
   const transactionId = newId('ledgerTransaction');
   // Credits before debits, so that an entry's balance dips below zero only when the account's
   // final balance does (and the transaction is refused).
   const ordered = [...req.postings.filter((p) => p.side === 'credit'), ...req.postings.filter((p) => p.side === 'debit')];
-  const entries = ordered.map((p) => ({ id: newId('ledgerEntry'), transactionId, accountId: p.accountId, side: p.side, amount: p.amount, createdAt: now }));
-  const rows = await callLedgerPost(ctx, { transactionId, reference: req.reference, idempotencyKey: req.idempotencyKey, requestHash: req.requestHash, reversalOfId: req.reversalOfId ?? null, now, entries });
+  // Two event ids per account (its movement, its exhaustion), issued here so that the ledger's
+  // events sort among the others of the same transaction.
+  const eventIds = [...new Set(ordered.map((p) => p.accountId))].flatMap(() => [newId('event'), newId('event')]);
+  const rows = await callLedgerPost(ctx, { transactionId, reference: req.reference, idempotencyKey: req.idempotencyKey, requestHash: req.requestHash, reversalOfId: req.reversalOfId ?? null, now, entries: ordered, eventIds, rechargeJobKind: AUTO_RECHARGE_JOB });
   const first = rows[0]!;
   const posting = (accountId: string) => req.postings.find((p) => p.accountId === accountId)!;
   switch (first.outcome) {
@@ -101,20 +99,12 @@ export async function post(ctx: RequestContext, req: PostRequest): Promise<{ tra
         { path: posting(first.account_id).amountPath, message: `would take account ${first.account_id} beyond the largest balance a ledger keeps (${MAX_LEDGER_AMOUNT})` },
       ]);
     case 'insufficient': {
-      const a = await db(ctx).creditAccount.findUniqueOrThrow({ where: { id: first.account_id }, select: { balance: true, unitLabel: true } });
-      throw new AppError('insufficient_balance', `Account ${first.account_id} has ${a.balance} ${a.unitLabel}; the transaction would take it below zero`, [
-        { path: posting(first.account_id).amountPath, message: `exceeds the balance of account ${first.account_id} (${a.balance} ${a.unitLabel})` },
+      const { unitLabel } = await db(ctx).creditAccount.findUniqueOrThrow({ where: { id: first.account_id }, select: { unitLabel: true } });
+      throw new AppError('insufficient_balance', `Account ${first.account_id} has ${first.balance_after} ${unitLabel}; the transaction would take it below zero`, [
+        { path: posting(first.account_id).amountPath, message: `exceeds the balance of account ${first.account_id} (${first.balance_after} ${unitLabel})` },
       ]);
     }
   }
-  const moved = rows.map((r) => ({ ...r, balance_before: r.balance_before!, balance_after: r.balance_after! }));
-  await recordLedgerEvents(ctx, transactionId, req.reference, now, moved);
-  // A debit below an account's auto-recharge threshold: its recharge job, once however many debits.
-  for (const r of moved) {
-    if (r.recharge_threshold !== null && r.balance_after < r.balance_before && r.balance_after < r.recharge_threshold) await scheduleJob(ctx, AUTO_RECHARGE_JOB, r.account_id, now);
-  }
-  // What was just written, as a read would return it (entries in id order, as generated).
-  const running = new Map(moved.map((r) => [r.account_id, r.balance_before]));
   const { storeId, mode } = ctx;
   const transaction: LedgerTransactionWithEntries = {
     id: transactionId,
@@ -127,61 +117,7 @@ export async function post(ctx: RequestContext, req: PostRequest): Promise<{ tra
     description: null,
     metadata: {},
     createdAt: now,
-    entries: entries.map((e) => {
-      const after = running.get(e.accountId)! + signed(e);
-      running.set(e.accountId, after);
-      return { ...e, storeId, mode, balanceAfter: after };
-    }),
+    entries: rows.map((r) => ({ id: r.entry_id!, storeId, mode, transactionId, accountId: r.account_id, side: r.side!, amount: r.amount!, balanceAfter: r.balance_after!, createdAt: now })),
   };
   return { transaction, replayed: false };
-}
-
-interface Movement {
-  account_id: string;
-  owner: string | null;
-  customer_id: string | null;
-  name: string | null;
-  unit_label: string | null;
-  balance_before: bigint;
-  balance_after: bigint;
-}
-
-/**
- * Per customer account moved: `credits.granted` (net in) or `credits.consumed` (net out), and
- * `customer_credits.exhausted` when a debit leaves the balance at zero.
- */
-async function recordLedgerEvents(ctx: RequestContext, transactionId: string, reference: string, at: Date, moved: Movement[]) {
-  const events: { type: EventType; payload: Prisma.InputJsonObject }[] = [];
-  for (const m of moved) {
-    const net = m.balance_after - m.balance_before;
-    if (m.owner !== 'customer' || net === 0n) continue;
-    const movement = {
-      id: transactionId,
-      customer_id: m.customer_id!,
-      account_id: m.account_id,
-      bucket_name: m.name!,
-      unit_label: m.unit_label!,
-      amount_minor_units: (net < 0n ? -net : net).toString(),
-      balance_after_minor_units: m.balance_after.toString(),
-      reference,
-      occurred_at: at.toISOString(),
-    };
-    events.push(net > 0n ? { type: 'credits.granted', payload: { ...movement, object: 'customer_credits_grant' } } : { type: 'credits.consumed', payload: { ...movement, object: 'customer_credits_consumption' } });
-    if (net < 0n && m.balance_after === 0n) {
-      events.push({
-        type: 'customer_credits.exhausted',
-        payload: {
-          // The episode is named by the posting that emptied the bucket; it ends when credits are next added.
-          id: `${m.account_id}:${transactionId}`,
-          object: 'customer_credits_exhaustion',
-          customer_id: m.customer_id!,
-          bucket_name: m.name!,
-          unit_label: m.unit_label!,
-          shortfall_minor_units: '0',
-          occurred_at: at.toISOString(),
-        },
-      });
-    }
-  }
-  await recordEvents(ctx, events);
 }

@@ -1,6 +1,6 @@
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../context.js';
-import { db, insertRows, inTransactionNow } from '../../db/tenant.js';
+import { callRecordEvents, inTransactionNow } from '../../db/tenant.js';
 import { newId } from '../../lib/ids.js';
 
 /** Event types of the spec's table; the only names an event may carry. */
@@ -42,14 +42,8 @@ export async function recordEvents(ctx: RequestContext, events: readonly { type:
   const now = ctx.clock.now();
   // Ids are generated in order (monotonic), so the events keep the order of the changes.
   const rows = events.map((e) => ({ id: newId('event'), type: e.type, payload: e.payload, createdAt: now }));
-  await insertRows(ctx, 'Event', rows);
-  // Fan-out in the same transaction: every endpoint subscribed right now gets its delivery,
-  // so a committed event can never be missing from an endpoint's queue.
-  const types = [...new Set(rows.map((r) => r.type))];
-  const endpoints = await db(ctx).webhookEndpoint.findMany({ where: { enabled: true, deletedAt: null, events: { hasSome: types } }, select: { id: true, events: true } });
-  const deliveries = rows.flatMap((event) =>
-    endpoints.filter((e) => e.events.includes(event.type)).map((e) => ({ id: newId('delivery'), eventId: event.id, endpointId: e.id, nextAttemptAt: now, createdAt: now })),
-  );
-  await insertRows(ctx, 'WebhookDelivery', deliveries);
+  // With their fan-out in the same statement: every endpoint subscribed right now gets its
+  // delivery, so a committed event can never be missing from an endpoint's queue.
+  await callRecordEvents(ctx, now, rows);
   return rows;
 }
