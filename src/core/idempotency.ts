@@ -3,8 +3,7 @@ import type { RequestContext } from '../context.js';
 import { db, inTransaction } from '../db/tenant.js';
 import { AppError, httpStatusOf, type ErrorCode, type FieldIssue } from '../lib/errors.js';
 import { sha256Hex } from '../lib/secrets.js';
-import { parseInput } from '../lib/validation.js';
-import { resultIdOf, type Executed, type Operation } from './operation.js';
+import { parseOperationInput, resultIdOf, type Executed, type Operation } from './operation.js';
 
 /** How long a key is remembered, as at Stripe: a retry after a day is a new request. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -100,7 +99,7 @@ export async function executeIdempotently<In, Out>(ctx: RequestContext, op: Oper
   const first = await firstAnswer(ctx, key);
   if (first) return replay(first, requestHash);
   try {
-    const input = parseInput(op.input, raw);
+    const input = parseOperationInput(op, raw);
     await op.prepare?.(ctx, input);
     if (op.write === 'steps') return await executeSteps(ctx, op, input, key, requestHash);
     return await inTransaction(ctx, async (tx): Promise<Executed<Out>> => {

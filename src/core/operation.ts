@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { RequestContext } from '../context.js';
 import { inTransaction } from '../db/tenant.js';
+import { AppError, type ErrorCode } from '../lib/errors.js';
 import { parseInput } from '../lib/validation.js';
 import { executeIdempotently } from './idempotency.js';
 
@@ -32,6 +33,18 @@ export interface Operation<In, Out> {
   readonly idOf?: (result: Out) => string | null;
   /** Fields of the answer that are shown once and never stored for replays (a signing secret). */
   readonly secretFields?: readonly string[];
+  /** The code invalid input answers with, where the client documents another status than 400 (422 for usage events). */
+  readonly invalidInputCode?: ErrorCode;
+}
+
+/** The operation's input, validated by its schema; invalid input answers with the operation's code. */
+export function parseOperationInput<In, Out>(op: Operation<In, Out>, raw: unknown): In {
+  try {
+    return parseInput(op.input, raw);
+  } catch (err) {
+    if (op.invalidInputCode && err instanceof AppError && err.code === 'validation_failed') throw new AppError(op.invalidInputCode, err.message, err.issues);
+    throw err;
+  }
 }
 
 export function defineOperation<In, Out>(op: Operation<In, Out>): Operation<In, Out> {
@@ -56,7 +69,7 @@ export function resultIdOf<In, Out>(op: Operation<In, Out>, result: Out): string
 /** Validates, runs and renders an operation; writes run in one transaction and honour Idempotency-Key. */
 export async function execute<In, Out>(ctx: RequestContext, op: Operation<In, Out>, raw: unknown): Promise<Executed<Out>> {
   if (op.write && ctx.idempotencyKey) return executeIdempotently(ctx, op, raw, ctx.idempotencyKey);
-  const input = parseInput(op.input, raw);
+  const input = parseOperationInput(op, raw);
   await op.prepare?.(ctx, input);
   const result = op.write === true ? await inTransaction(ctx, (tx) => op.run(tx, input)) : await op.run(ctx, input);
   return { body: op.render(ctx, result), id: resultIdOf(op, result), result, replayed: false };

@@ -227,6 +227,12 @@ export function inTransactionNow(ctx: TenantContext): boolean {
 /** The scope's open transaction, or the database: for statements that filter by tenant themselves. */
 const rawClient = (scope: DataScope): Prisma.TransactionClient => scope[TX] ?? scope[ROOT];
 
+/**
+ * `rawClient` for the other modules of src/db (src/db/usage.ts) that write their own statements,
+ * each filtering and stamping the caller's tenant itself.
+ */
+export const sqlClient = (ctx: TenantContext): Prisma.TransactionClient => rawClient(ctx.data);
+
 function transactionOf(ctx: TenantContext, what: string): Prisma.TransactionClient {
   const tx = ctx.data[TX];
   if (!tx) throw new Error(`${what} must run inside inTransaction()`);

@@ -50,6 +50,9 @@ const CODES = {
   balance_not_zero: 'conflict',
   already_reversed: 'conflict',
   unbalanced_transaction: 'unprocessable',
+  unprocessable_input: 'unprocessable',
+  meter_name_taken: 'conflict',
+  meter_definition_locked: 'conflict',
   idempotency_key_in_use: 'conflict',
   checkout_in_progress: 'conflict',
   payload_too_large: 'payload_too_large',
@@ -74,13 +77,16 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly kind: ErrorKind;
   readonly issues: FieldIssue[];
+  /** Machine-readable context for the structured error body (`meter_name_taken`: the archived holder). */
+  readonly details: Record<string, unknown> | undefined;
 
-  constructor(code: ErrorCode, message: string, issues: FieldIssue[] = []) {
+  constructor(code: ErrorCode, message: string, issues: FieldIssue[] = [], details?: Record<string, unknown>) {
     super(message);
     this.name = 'AppError';
     this.code = code;
     this.kind = CODES[code];
     this.issues = issues;
+    this.details = details;
   }
 
   /** One message per problem, each naming its field, as the standard error body wants. */
@@ -96,11 +102,11 @@ export class AppError extends Error {
   }
 
   toJSON() {
-    return { code: this.code, message: this.message, issues: this.issues };
+    return { code: this.code, message: this.message, issues: this.issues, ...(this.details ? { details: this.details } : {}) };
   }
 
-  static fromJSON(value: { code: ErrorCode; message: string; issues: FieldIssue[] }): AppError {
-    return new AppError(value.code, value.message, value.issues);
+  static fromJSON(value: { code: ErrorCode; message: string; issues: FieldIssue[]; details?: Record<string, unknown> }): AppError {
+    return new AppError(value.code, value.message, value.issues, value.details);
   }
 }
 

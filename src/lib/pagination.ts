@@ -73,3 +73,6 @@ export interface CursorPage<T> {
   data: T[];
   has_more: boolean;
 }
+
+/** A cursor page as the /v1 list body the client reads: `object`, `data`, `has_more`. */
+export const listOf = <T, R>(page: CursorPage<T>, render: (item: T) => R) => ({ object: 'list' as const, data: page.data.map(render), has_more: page.has_more });

@@ -26,9 +26,10 @@ const STRUCTURED_TYPE: Partial<Record<AppError['kind'], string>> = {
 };
 
 /**
- * The structured body the customer-credits operations answer with (the official client's
- * `CustomerCreditsErrorResponseDto`): `param` names the first offending field (`entries[3].amount`),
- * `details.issues` all of them.
+ * The structured body the customer-credits and usage-metering operations answer with (the
+ * official client's `CustomerCreditsErrorResponseDto` and `UsageMeteringErrorApiResponseDto`):
+ * `param` names the first offending field (`entries[3].amount`, `events[3].customer_id`),
+ * `details.issues` all of them, next to the error's own details (`archived_holder`).
  */
 export function structuredErrorBody(err: AppError, traceId: string, status = httpStatusOf(err.kind)) {
   const [first] = err.issues;
@@ -41,7 +42,7 @@ export function structuredErrorBody(err: AppError, traceId: string, status = htt
         message: err.issues.length ? err.messages().join('; ') : err.message,
         param: first ? paramOf(first.path) : null,
         request_id: traceId,
-        ...(err.issues.length ? { details: { issues: err.issues.map((i) => ({ param: paramOf(i.path), message: i.message })) } } : {}),
+        ...(err.issues.length || err.details ? { details: { ...err.details, ...(err.issues.length ? { issues: err.issues.map((i) => ({ param: paramOf(i.path), message: i.message })) } : {}) } } : {}),
       },
     },
   };

@@ -40,8 +40,8 @@ function fromHttpError(err: unknown, limit: string): { error: AppError; status: 
   return { error: new AppError(CODE_OF_STATUS[status] ?? 'malformed_request', message, issues), status };
 }
 
-/** Paths whose operations answer with the client's structured error body (customer credits), whatever failed. */
-const STRUCTURED_ERRORS = /^\/v1\/customer-credits(\/|\?|$)/;
+/** Paths whose operations answer with the client's structured error body (customer credits, usage metering), whatever failed. */
+const STRUCTURED_ERRORS = /^\/v1\/(customer-credits|meters|events)(\/|\?|$)/;
 
 export function errorHandler(logger: Logger, bodyLimit: string): ErrorRequestHandler {
   return (err, req, res, _next) => {

@@ -12,6 +12,8 @@ import { webhookRoutes } from '../modules/webhooks/webhooks.routes.js';
 import { testClockRoutes } from '../modules/test-clock/test-clock.routes.js';
 import { refundRoutes } from '../modules/refunds/refunds.routes.js';
 import { creditRoutes } from '../modules/credits/credits.routes.js';
+import { meterRoutes } from '../modules/meters/meters.routes.js';
+import { usageEventRoutes } from '../modules/usage-events/usage-events.routes.js';
 import { AppError } from '../lib/errors.js';
 import { requireApiKey, type ListenerEnv } from './auth.js';
 
@@ -30,6 +32,8 @@ export const V1_ROUTES: ((router: Router) => void)[] = [
   refundRoutes,
   testClockRoutes,
   creditRoutes,
+  meterRoutes,
+  usageEventRoutes,
 ];
 
 /** /v1: every route authenticates with x-api-key; writes honour Idempotency-Key (in the core). */

@@ -54,4 +54,4 @@ export const serializeBalance = (b: { balance: bigint; updatedAt?: Date; asOf?: 
   ...(b.asOf ? { as_of: b.asOf.toISOString() } : {}),
 });
 
-export const listOf = <T, R>(page: { data: T[]; has_more: boolean }, render: (item: T) => R) => ({ object: 'list' as const, data: page.data.map(render), has_more: page.has_more });
+export { listOf } from '../../lib/pagination.js';

@@ -49,7 +49,9 @@ interface Try {
 }
 
 /** The next period of a subscription: from the current period's end to its anchor plus one more interval. */
-export function nextPeriod(s: Pick<Sub, 'billingAnchor' | 'billingPeriods' | 'currentPeriodEndDate' | 'product'>): { start: Date; end: Date } {
+export function nextPeriod(
+  s: Pick<Sub, 'billingAnchor' | 'billingPeriods' | 'currentPeriodEndDate'> & { product: Pick<Sub['product'], 'recurringInterval' | 'recurringIntervalCount'> },
+): { start: Date; end: Date } {
   const interval = (s.product.recurringInterval ?? 'month') as Interval;
   const count = s.product.recurringIntervalCount ?? 1;
   const start = s.currentPeriodEndDate!;

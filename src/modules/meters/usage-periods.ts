@@ -1,0 +1,85 @@
+import type { RequestContext } from '../../context.js';
+import { db } from '../../db/tenant.js';
+import { addInterval, type Interval } from '../../lib/periods.js';
+import { nextPeriod } from '../subscriptions/renewals.js';
+
+/**
+ * The billing period usage is counted in. A customer with a live subscription to a product
+ * that prices the meter counts in that subscription's periods (the renewal invoice bills
+ * them); anyone else in UTC calendar months. A period is final, and late events no longer
+ * change it, once its subscription has renewed past it, or (calendar months) once it ended more
+ * than the late-event window ago.
+ */
+export interface MeteringPeriod {
+  start: Date;
+  end: Date;
+  final: boolean;
+}
+
+/** How long after a calendar month ends its events may still arrive and count. */
+export const LATE_EVENT_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+const LIVE = ['active', 'trialing', 'past_due', 'scheduled_cancel'] as const;
+
+export function calendarMonth(at: Date, now: Date): MeteringPeriod {
+  const start = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
+  const end = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
+  return { start, end, final: end.getTime() + LATE_EVENT_WINDOW_MS < now.getTime() };
+}
+
+type SubscriptionPeriods = { start: Date; end: Date; next: { start: Date; end: Date }; anchor: Date; interval: Interval; count: number };
+
+/** A closed period of the subscription, before its current one: anchor + k intervals, cut at the current start. */
+function pastPeriod(s: SubscriptionPeriods, at: Date): MeteringPeriod {
+  let k = 0;
+  while (addInterval(s.anchor, s.interval, s.count * (k + 1)) <= at) k++;
+  const end = addInterval(s.anchor, s.interval, s.count * (k + 1));
+  return { start: addInterval(s.anchor, s.interval, s.count * k), end: end < s.start ? end : s.start, final: true };
+}
+
+/**
+ * The periods of the given customers for the given meters, read in one query: a function
+ * answering the period of (customer, meter) at an instant.
+ */
+export async function meteringPeriods(ctx: RequestContext, customerIds: readonly string[], meterIds: readonly string[]) {
+  const now = ctx.clock.now();
+  const subscriptions = customerIds.length && meterIds.length
+    ? await db(ctx).subscription.findMany({
+        where: { customerId: { in: [...new Set(customerIds)] }, status: { in: [...LIVE] }, currentPeriodStartDate: { not: null }, product: { usagePrices: { some: { meterId: { in: [...new Set(meterIds)] } } } } },
+        select: {
+          customerId: true,
+          currentPeriodStartDate: true,
+          currentPeriodEndDate: true,
+          billingAnchor: true,
+          billingPeriods: true,
+          product: { select: { recurringInterval: true, recurringIntervalCount: true, usagePrices: { select: { meterId: true } } } },
+        },
+        orderBy: { createdAt: 'desc' },
+      })
+    : [];
+  const byPair = new Map<string, SubscriptionPeriods>();
+  for (const s of subscriptions) {
+    for (const p of s.product.usagePrices) {
+      const key = `${s.customerId}\u0000${p.meterId}`;
+      // The newest subscription wins when a customer holds two pricing the same meter.
+      if (!byPair.has(key)) {
+        byPair.set(key, {
+          start: s.currentPeriodStartDate!,
+          end: s.currentPeriodEndDate!,
+          next: nextPeriod(s),
+          anchor: s.billingAnchor ?? s.currentPeriodStartDate!,
+          interval: (s.product.recurringInterval ?? 'month') as Interval,
+          count: s.product.recurringIntervalCount ?? 1,
+        });
+      }
+    }
+  }
+  return (customerId: string, meterId: string, at: Date): MeteringPeriod => {
+    const s = byPair.get(`${customerId}\u0000${meterId}`);
+    if (!s) return calendarMonth(at, now);
+    if (at < s.start) return at < s.anchor ? calendarMonth(at, now) : pastPeriod(s, at);
+    if (at < s.end) return { start: s.start, end: s.end, final: false };
+    if (at < s.next.end) return { ...s.next, final: false };
+    return calendarMonth(at, now);
+  };
+}
