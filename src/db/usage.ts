@@ -174,8 +174,10 @@ export async function storeAndFold(ctx: TenantContext, now: Date, events: readon
   if (!events.length) return 0;
   const props = Prisma.sql`ins."properties"`;
   const byMeter = [...new Set(targets.map((t) => t.meterId))].map((id) => [id, meters.get(id)!] as const);
-  const caseOf = (of: (m: MeterDefinition) => Prisma.Sql) =>
-    byMeter.length ? Prisma.sql`CASE t.meter ${Prisma.join(byMeter.map(([id, m]) => Prisma.sql`WHEN ${id} THEN ${of(m)}`), ' ')} END` : Prisma.sql`NULL`;
+  const caseOf = (of: (m: MeterDefinition) => Prisma.Sql, type: 'numeric' | 'text' | 'boolean') =>
+    byMeter.length
+      ? Prisma.sql`CASE t.meter ${Prisma.join(byMeter.map(([id, m]) => Prisma.sql`WHEN ${id} THEN ${of(m)}`), ' ')} END`
+      : Prisma.sql`CAST(NULL AS ${Prisma.raw(type)})`;
   const uniqueMeters = byMeter.filter(([, m]) => m.aggregation === 'unique').map(([id]) => id);
   const sorted = [...events].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const [row] = await sqlClient(ctx).$queryRaw<{ inserted: bigint }[]>`
@@ -183,18 +185,19 @@ export async function storeAndFold(ctx: TenantContext, now: Date, events: readon
       INSERT INTO "UsageEvent" ("id", "storeId", "mode", "eventName", "customerId", "properties", "timestamp", "idempotencyKey", "createdAt")
       SELECT e.id, ${ctx.storeId}, CAST(${ctx.mode} AS "Mode"), e.name, e.customer, e.properties, e.at, e.key, ${now}
         FROM unnest(CAST(${sorted.map((e) => e.id)} AS text[]), CAST(${sorted.map((e) => e.eventName)} AS text[]), CAST(${sorted.map((e) => e.customerId)} AS text[]),
-                    CAST(${sorted.map((e) => JSON.stringify(e.properties))} AS jsonb[]), CAST(${sorted.map((e) => e.timestamp)} AS timestamptz[]), CAST(${sorted.map((e) => e.key)} AS text[]))
+                    CAST(${sorted.map((e) => JSON.stringify(e.properties))} AS jsonb[]), CAST(CAST(${sorted.map((e) => e.timestamp.toISOString())} AS text[]) AS timestamptz[]), CAST(${sorted.map((e) => e.key)} AS text[]))
              WITH ORDINALITY AS e(id, name, customer, properties, at, key, ord)
        ORDER BY e.ord
       ON CONFLICT ("storeId", "mode", "idempotencyKey") DO NOTHING
       RETURNING "idempotencyKey" AS key, "properties"
     ), t AS (
       SELECT * FROM unnest(CAST(${targets.map((t) => t.key)} AS text[]), CAST(${targets.map((t) => t.meterId)} AS text[]), CAST(${targets.map((t) => t.customerId)} AS text[]),
-                           CAST(${targets.map((t) => t.periodStart)} AS timestamptz[]), CAST(${targets.map((t) => t.periodEnd)} AS timestamptz[])) AS t(key, meter, customer, ps, pe)
+                           CAST(CAST(${targets.map((t) => t.periodStart.toISOString())} AS text[]) AS timestamptz[]),
+                           CAST(CAST(${targets.map((t) => t.periodEnd.toISOString())} AS text[]) AS timestamptz[])) AS t(key, meter, customer, ps, pe)
     ), hits AS (
-      SELECT t.meter, t.customer, t.ps, t.pe, ${caseOf((m) => numberOf(m, props))} AS v, ${caseOf((m) => textOf(m, props))} AS u
+      SELECT t.meter, t.customer, t.ps, t.pe, ${caseOf((m) => numberOf(m, props), 'numeric')} AS v, ${caseOf((m) => textOf(m, props), 'text')} AS u
         FROM ins JOIN t ON t.key = ins.key
-       WHERE ${caseOf((m) => filterSql(m.filter, props))}
+       WHERE coalesce(${caseOf((m) => filterSql(m.filter, props), 'boolean')}, false)
     ), uniq AS (
       INSERT INTO "MeterUniqueValue" ("storeId", "mode", "meterId", "customerId", "periodStart", "value")
       SELECT DISTINCT ${ctx.storeId}, CAST(${ctx.mode} AS "Mode"), h.meter, h.customer, h.ps, h.u FROM hits h

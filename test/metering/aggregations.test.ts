@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeCustomer } from '../support/factories.js';
+import { api, startTestService, type TestService } from '../support/service.js';
+
+/**
+ * The six aggregations and the filters, computed by the database: edge cases, dedup across
+ * concurrent batches, the projection against a full replay, and the preview window.
+ */
+describe('meter aggregations', () => {
+  let service: TestService;
+  let call: ReturnType<typeof api>;
+  let customer: string;
+  let second: string;
+  let n = 0;
+  beforeAll(async () => {
+    service = await startTestService();
+    const store = await service.createStore('Aggregations');
+    call = api(service.testUrl, store.test_api_key);
+    customer = (await makeCustomer(service.contextOf(store))).id;
+    second = (await makeCustomer(service.contextOf(store))).id;
+  });
+  afterAll(() => service?.close());
+
+  async function meter(aggregation: string, event: string, extra: Record<string, unknown> = {}) {
+    const res = await call('POST', '/v1/meters', { name: `${aggregation} ${++n}`, event_name: event, aggregation, ...(aggregation === 'count' ? {} : { aggregation_property: 'v' }), unit_label: 'u', ...extra });
+    expect(res.status, res.text).toBe(201);
+    return res.json.id as string;
+  }
+  const ingest = async (events: Record<string, unknown>[]) => {
+    const res = await call('POST', '/v1/events/ingest', { events });
+    expect(res.status, res.text).toBe(202);
+    return res.json;
+  };
+  const units = async (id: string, who = customer, at?: string) => (await call('GET', `/v1/meters/${id}/consumed?customer_id=${who}${at ? `&at=${encodeURIComponent(at)}` : ''}`)).json.units as string;
+
+  it('answers 0 for every aggregation before any event', async () => {
+    for (const aggregation of ['count', 'sum', 'average', 'min', 'max', 'unique']) {
+      const id = await meter(aggregation, `empty.${aggregation}`);
+      expect([aggregation, await units(id)]).toEqual([aggregation, '0']);
+      expect([aggregation, await units(id, customer, new Date().toISOString())]).toEqual([aggregation, '0']);
+      expect((await call('POST', `/v1/meters/${id}/preview`)).json).toMatchObject({ matched_events: 0, units: '0', distinct_customers: 0 });
+    }
+  });
+
+  it('folds each aggregation exactly, skipping values that are not numbers, with equal timestamps', async () => {
+    const at = new Date().toISOString();
+    const ids = Object.fromEntries(await Promise.all(['count', 'sum', 'average', 'min', 'max', 'unique'].map(async (a) => [a, await meter(a, 'mix')] as const)));
+    const sent = [{ v: 4 }, { v: '2.5' }, { v: -1 }, { v: 'many' }, { v: true }, {}, { v: 4 }];
+    const res = await ingest(sent.map((properties) => ({ name: 'mix', customer_id: customer, timestamp: at, properties })));
+    // Three events carry no number for v: each numeric meter says so in the extension.
+    expect(res.value_warnings.filter((w: { meter_id: string }) => w.meter_id === ids.sum)).toHaveLength(3);
+    const expected = { count: '7', sum: '9.5', average: '2.375', min: '-1', max: '4', unique: '5' };
+    for (const [a, id] of Object.entries(ids)) {
+      expect([a, await units(id)]).toEqual([a, expected[a as keyof typeof expected]]);
+      expect([a, await units(id, customer, new Date().toISOString())]).toEqual([a, expected[a as keyof typeof expected]]);
+    }
+    const preview = (await call('POST', `/v1/meters/${ids.average}/preview`)).json;
+    expect(preview).toMatchObject({ matched_events: 7, units: '2.375', skipped_non_numeric: 3 });
+  });
+
+  it('filters on properties with every operator, both sides auto-parsed', async () => {
+    const rows = [{ plan: 'pro', n: '10', beta: 'true', tag: 'gpu-large' }, { plan: 'free', n: 3, beta: false, tag: 'cpu' }, { plan: 'pro', n: 7 }];
+    await ingest(rows.map((properties) => ({ name: 'filtered', customer_id: customer, properties })));
+    const count = async (clauses: unknown[], conjunction = 'and') => (await call('POST', '/v1/meters/preview', { event_name: 'filtered', aggregation: 'count', filter: { conjunction, clauses } })).json.matched_events;
+    expect(await count([{ property: 'plan', operator: 'equals', value: 'pro' }])).toBe(2);
+    expect(await count([{ property: 'plan', operator: 'not_equals', value: 'pro' }])).toBe(1);
+    expect(await count([{ property: 'n', operator: 'equals', value: 10 }])).toBe(1);
+    expect(await count([{ property: 'n', operator: 'gt', value: '5' }])).toBe(2);
+    expect(await count([{ property: 'n', operator: 'lte', value: 7 }])).toBe(2);
+    expect(await count([{ property: 'beta', operator: 'equals', value: true }])).toBe(1);
+    expect(await count([{ property: 'beta', operator: 'not_equals', value: 'true' }])).toBe(2);
+    expect(await count([{ property: 'tag', operator: 'contains', value: 'gpu' }])).toBe(1);
+    expect(await count([{ property: 'tag', operator: 'not_contains', value: 'gpu' }])).toBe(2);
+    expect(await count([{ property: 'plan', operator: 'equals', value: 'free' }, { property: 'n', operator: 'gte', value: 7 }], 'or')).toBe(3);
+    expect(await count([{ property: 'plan', operator: 'equals', value: 'pro' }, { property: 'n', operator: 'gte', value: 8 }], 'and')).toBe(1);
+    const refused = await call('POST', '/v1/meters/preview', { event_name: 'filtered', aggregation: 'count', filter: { clauses: [{ property: 'beta', operator: 'gt', value: true }] } });
+    expect([refused.status, refused.json.error.param]).toEqual([422, 'filter.clauses[0].operator']);
+  });
+
+  it('counts an event once: duplicates in a batch, and the same ids in concurrent batches; the projection equals a full replay', async () => {
+    const sum = await meter('sum', 'concurrent');
+    const unique = await meter('unique', 'concurrent');
+    const average = await meter('average', 'concurrent');
+    // 10 batches of 40, drawn from 100 ids (with repeats inside batches too), sent at once.
+    const value = (i: number) => (i % 7) + 0.5;
+    const batches = Array.from({ length: 10 }, (_, b) =>
+      Array.from({ length: 40 }, (_, j) => {
+        const i = (b * 13 + j * 7) % 100;
+        return { name: 'concurrent', customer_id: i % 3 ? customer : second, event_id: `same-${i}`, properties: { v: value(i) } };
+      }),
+    );
+    const answers = await Promise.all(batches.map((events) => call('POST', '/v1/events/ingest', { events })));
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(202));
+    const distinct = new Map(batches.flat().map((e) => [e.event_id, e]));
+    const mine = [...distinct.values()].filter((e) => e.customer_id === customer);
+    const total = mine.reduce((s, e) => s + e.properties.v, 0);
+    expect(await units(sum)).toBe(String(total));
+    expect(await units(unique)).toBe(String(new Set(mine.map((e) => e.properties.v)).size));
+    for (const id of [sum, unique, average]) {
+      for (const who of [customer, second]) expect(await units(id, who)).toBe(await units(id, who, new Date().toISOString()));
+    }
+    const listed = await call('GET', `/v1/events?meter_id=${sum}&limit=100`);
+    expect(listed.json.data).toHaveLength(100);
+  });
+
+  it('previews the last 7 whole UTC days, today included, oldest first and zero-filled, future events excluded, across midnight', async () => {
+    const id = await meter('count', 'midnight');
+    const now = new Date((await call('GET', '/v1/test-clock')).json.now);
+    const nextMidnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+    const advance = Math.floor((nextMidnight - now.getTime()) / 1000) - 5;
+    expect((await call('POST', '/v1/test-clock/advance', { seconds: advance })).status).toBe(200);
+    const today = new Date(nextMidnight - 86_400_000).toISOString().slice(0, 10);
+    const beforeMidnight = new Date(nextMidnight - 10_000).toISOString();
+    const afterMidnight = new Date(nextMidnight + 1_000).toISOString();
+    const sixDaysAgo = new Date(nextMidnight - 7 * 86_400_000).toISOString();
+    const sevenDaysAgo = new Date(nextMidnight - 7 * 86_400_000 - 1).toISOString();
+    await ingest([beforeMidnight, afterMidnight, sixDaysAgo, sevenDaysAgo].map((timestamp) => ({ name: 'midnight', customer_id: customer, timestamp })));
+    const before = (await call('POST', `/v1/meters/${id}/preview`)).json;
+    expect(before.daily.map((d: { date: string }) => d.date).at(-1)).toBe(today);
+    expect(before.daily.map((d: { event_count: number }) => d.event_count)).toEqual([1, 0, 0, 0, 0, 0, 1]);
+    expect(before.matched_events).toBe(2);
+    // Past midnight the window moves a day: the oldest day drops out, the event of 00:00:01 is no longer future.
+    expect((await call('POST', '/v1/test-clock/advance', { seconds: 10 })).status).toBe(200);
+    const after = (await call('POST', `/v1/meters/${id}/preview`)).json;
+    expect(after.daily.map((d: { event_count: number }) => d.event_count)).toEqual([0, 0, 0, 0, 0, 1, 1]);
+    expect(after.daily.at(-1).date).toBe(new Date(nextMidnight).toISOString().slice(0, 10));
+  });
+});
