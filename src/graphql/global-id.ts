@@ -21,6 +21,7 @@ const NODE_TYPE_OF: Partial<Record<IdKind, string>> = {
   delivery: 'WebhookDelivery',
   creditAccount: 'CreditAccount',
   ledgerTransaction: 'CreditTransaction',
+  meter: 'Meter',
 };
 
 const TYPE_BY_PREFIX = new Map<string, string>(

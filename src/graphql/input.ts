@@ -2,10 +2,10 @@
  * GraphQL inputs are camelCase; the operation schemas use the /v1 (snake_case) names. This
  * converts an input object so both surfaces run through the same schemas:
  * - an explicit `null` means "not given", like an absent field;
- * - values of `metadata` are the caller's own keys and pass through unchanged;
+ * - values of `metadata` and usage events' `properties` are the caller's own keys and pass through unchanged;
  * - DateTime values become ISO strings, as they are on the wire.
  */
-const OPAQUE = new Set(['metadata']);
+const OPAQUE = new Set(['metadata', 'properties']);
 
 const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 export const camel = (key: string) => key.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());

@@ -11,5 +11,7 @@ import '../modules/webhooks/webhooks.graphql.js';
 import '../modules/test-clock/test-clock.graphql.js';
 import '../modules/refunds/refunds.graphql.js';
 import '../modules/credits/credits.graphql.js';
+import '../modules/meters/meters.graphql.js';
+import '../modules/usage-events/usage-events.graphql.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

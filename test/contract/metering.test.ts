@@ -105,6 +105,9 @@ describe('usage metering over /v1', () => {
     const tooMany = await call('POST', '/v1/events/ingest', { events: Array.from({ length: 101 }, () => ({ name: 'api.call', customer_id: customerId })) });
     expect([tooMany.status, tooMany.json.error.param]).toEqual([422, 'events']);
     expect((await call('GET', '/v1/events?reference=ok-1')).json.data).toEqual([]);
+    // Another store's customer is as unknown as no customer at all.
+    const foreign = await other('POST', '/v1/events/ingest', { events: [{ name: 'api.call', customer_id: customerId }] });
+    expect([foreign.status, foreign.json.error.param]).toEqual([422, 'events[0].customer_id']);
   });
 
   it('fixes a meter’s definition once it has processed usage; a rename stays allowed', async () => {
@@ -117,5 +120,42 @@ describe('usage metering over /v1', () => {
     expect((await call('PATCH', `/v1/meters/${m.id}`, { name: 'Distinct users' })).json.name).toBe('Distinct users');
     const missing = await call('POST', '/v1/meters', { name: 'Sum without property', event_name: 'calls', aggregation: 'sum', unit_label: 'x' });
     expect([missing.status, missing.json.error.param]).toEqual([400, 'aggregation_property']);
+  });
+
+  it('runs through GraphQL: meters with previews and consumed units, customer -> usage events, and the mutations with userErrors', async () => {
+    const gql = async (query: string, variables: object = {}) => {
+      const res = await call('POST', '/graphql', { query, variables });
+      expect(res.json?.errors, res.text).toBeUndefined();
+      return res.json.data;
+    };
+    const created = await gql('mutation { createMeter(input: { name: "GraphQL minutes", eventName: "gql.minutes", aggregation: max, aggregationProperty: "m", unitLabel: "min" }) { meter { id aggregation status } userErrors { field code } } }');
+    const id = created.createMeter.meter.id;
+    expect(created.createMeter).toMatchObject({ meter: { aggregation: 'max', status: 'active' }, userErrors: [] });
+    const taken = await gql('mutation { createMeter(input: { name: "GraphQL minutes", eventName: "x", aggregation: count, unitLabel: "x" }) { meter { id } userErrors { field code } } }');
+    expect(taken.createMeter).toEqual({ meter: null, userErrors: [{ field: 'name', code: 'meter_name_taken' }] });
+
+    const ingested = await gql('mutation($c: ID!) { ingestUsageEvents(events: [{ name: "gql.minutes", customerId: $c, eventId: "gql-1", properties: { m: 7 } }, { name: "gql.minutes", customerId: $c, eventId: "gql-2", properties: { m: "12" } }]) { accepted eventIds warnings { code } userErrors { field code } } }', { c: customerId });
+    expect(ingested.ingestUsageEvents).toEqual({ accepted: 2, eventIds: ['gql-1', 'gql-2'], warnings: [], userErrors: [] });
+    const refused = await gql('mutation { ingestUsageEvents(events: [{ name: "gql.minutes", customerId: "cust_nobody" }]) { accepted userErrors { field code } } }');
+    expect(refused.ingestUsageEvents).toEqual({ accepted: null, userErrors: [{ field: 'events[0].customerId', code: 'unprocessable_input' }] });
+
+    const read = await gql(
+      `query($id: ID!, $c: ID!) {
+        node(id: $id) { ... on Meter { name consumedUnits(customerId: $c) { units } preview { matchedEvents units daily { eventCount } } usageEvents(first: 5) { edges { node { eventId } } } } }
+        customer: node(id: $c) { ... on Customer { usageEvents(first: 50) { totalCount edges { node { eventId name } } } } }
+        meterPreview(eventName: "gql.minutes", aggregation: sum, aggregationProperty: "m") { units }
+        usageEventsPreview(events: [{ name: "gql.minutes", customerId: $c, eventId: "gql-1" }]) { valid events { duplicate matchedMeters } }
+      }`,
+      { id, c: customerId },
+    );
+    expect(read.node).toMatchObject({ name: 'GraphQL minutes', consumedUnits: { units: '12' }, preview: { matchedEvents: 2, units: '12' }, usageEvents: { edges: [{ node: { eventId: 'gql-1' } }, { node: { eventId: 'gql-2' } }] } });
+    expect(read.customer.usageEvents.edges.map((e: { node: { eventId: string } }) => e.node.eventId)).toEqual(expect.arrayContaining(['gql-1', 'gql-2']));
+    expect(read.meterPreview.units).toBe('19');
+    expect(read.usageEventsPreview).toEqual({ valid: true, events: [{ duplicate: true, matchedMeters: [id] }] });
+
+    const archived = await gql('mutation($id: ID!) { archiveMeter(input: { id: $id }) { meter { status } } }', { id });
+    expect(archived.archiveMeter.meter.status).toBe('archived');
+    expect((await gql('{ meters(first: 100) { edges { node { id } } } }')).meters.edges.map((e: { node: { id: string } }) => e.node.id)).not.toContain(id);
+    expect((await gql('mutation($id: ID!) { unarchiveMeter(input: { id: $id }) { meter { status } } }', { id })).unarchiveMeter.meter.status).toBe('active');
   });
 });

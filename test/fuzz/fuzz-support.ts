@@ -92,8 +92,8 @@ export const fillPath = (path: string, values: Record<string, string>) => path.r
 export function expectStandardError(res: { status: number; json: any; text: string }, what: string) {
   expect(res.status, `${what}: ${res.text.slice(0, 300)}`).toBeLessThan(500);
   if (res.status < 400) return;
-  // The customer-credits operations answer with the client's structured body instead.
-  if (what.includes('/customer-credits')) {
+  // The customer-credits and usage-metering operations answer with the client's structured body instead.
+  if (/(^|\s)\/(customer-credits|meters|events)(\/|\s|\?|$)/.test(what)) {
     expect(res.json?.error, `${what}: not the structured error body: ${res.text.slice(0, 300)}`).toMatchObject({
       type: expect.any(String),
       message: expect.any(String),

@@ -27,6 +27,7 @@ interface Fixture {
   event: string;
   creditAccount: string;
   creditTransaction: string;
+  meter: string;
 }
 
 type Call = { query?: Record<string, string>; body?: Record<string, unknown>; params?: Record<string, string> };
@@ -99,6 +100,20 @@ const ROUTES: Record<string, ((f: Fixture) => Call) | null> = {
   'GET /customer-credits/transactions': null,
   'GET /customer-credits/transactions/:id': (f) => ({ params: { id: f.creditTransaction } }),
   'POST /customer-credits/transactions/:id/reverse': (f) => ({ params: { id: f.creditTransaction } }),
+  'POST /meters/preview': null,
+  'POST /meters': null,
+  'GET /meters': null,
+  'GET /meters/:id': (f) => ({ params: { id: f.meter } }),
+  'PATCH /meters/:id': (f) => ({ params: { id: f.meter }, body: { name: 'hijacked' } }),
+  'POST /meters/:id/archive': (f) => ({ params: { id: f.meter } }),
+  'POST /meters/:id/unarchive': (f) => ({ params: { id: f.meter } }),
+  'GET /meters/:id/consumed': (f) => ({ params: { id: f.meter }, query: { customer_id: f.customer } }),
+  'POST /meters/:id/preview': (f) => ({ params: { id: f.meter } }),
+  // A batch naming another store's customer is refused whole with 422, as for any unknown
+  // customer (the client documents it so; test/contract/metering.test.ts checks it).
+  'POST /events/ingest': null,
+  'POST /events/preview': null,
+  'GET /events': (f) => ({ query: { meter_id: f.meter } }),
 };
 
 /** Every route of the /v1 router as "METHOD /path". */
@@ -132,6 +147,8 @@ describe('isolation of every /v1 route that names a resource', () => {
     const customer = (await makeCustomer(ctx)).id;
     const creditAccount = (await rest('POST', '/v1/customer-credits/accounts', { customer_id: customer, name: 'Owned', initial_balance: '50' })).json.id;
     const creditTransaction = (await rest('POST', `/v1/customer-credits/accounts/${creditAccount}/credit`, { amount: '5', reference: 'owned', idempotency_key: 'owner-credit' })).json.id;
+    const meter = (await rest('POST', '/v1/meters', { name: 'Owned', event_name: 'owned.usage', aggregation: 'sum', aggregation_property: 'n', unit_label: 'n' })).json.id;
+    await rest('POST', '/v1/events/ingest', { events: [{ name: 'owned.usage', customer_id: customer, event_id: 'owned-1', properties: { n: 3 } }] });
     fixture = {
       product: keyed.id,
       customer,
@@ -148,6 +165,7 @@ describe('isolation of every /v1 route that names a resource', () => {
       event: event.id,
       creditAccount,
       creditTransaction,
+      meter,
     };
     const other = await service.createStore('Intruder');
     intruders = [
@@ -172,7 +190,7 @@ describe('isolation of every /v1 route that names a resource', () => {
       const path = template.replace(/:(\w+)/g, (_m, name: string) => params[name]!);
       for (const intruder of intruders) {
         const res = await intruder.call(method, `/v1${path}${query ? `?${new URLSearchParams(query)}` : ''}`, body, method === 'POST' ? { 'idempotency-key': `${route} ${intruder.name}` } : {});
-        // Customer-credits errors carry their code in the structured body.
+        // Customer-credits and metering errors carry their code in the structured body.
         answers.push(`${route} as ${intruder.name}: ${res.status} ${res.json?.code ?? res.json?.error?.code ?? ''}`);
       }
     }

@@ -1,6 +1,6 @@
 import type { Meter, Prisma } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../context.js';
-import { cursorPage } from '../../db/listing.js';
+import { cursorPage, listing } from '../../db/listing.js';
 import { db, inTransaction } from '../../db/tenant.js';
 import { aggregateEvents, previewEvents, readProjection, refold, type MeterDefinition } from '../../db/usage.js';
 import { AppError, notFound, orNotFound } from '../../lib/errors.js';
@@ -57,6 +57,9 @@ export async function createMeter(ctx: RequestContext, input: CreateMeterInput):
     throw err;
   }
 }
+
+/** Meters newest first, archived ones only when asked (GraphQL reads it as a connection). */
+export const metersListing = (ctx: RequestContext, includeArchived: boolean) => listing(db(ctx).meter, includeArchived ? {} : { status: 'active' }, { id: 'desc' });
 
 export async function listMeters(ctx: RequestContext, input: ListMetersInput) {
   const where = input.include_archived ? {} : { status: 'active' };

@@ -1,6 +1,7 @@
 import type { Meter, UsageEvent } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../context.js';
 import { db } from '../../db/tenant.js';
+import { listing } from '../../db/listing.js';
 import { storeAndFold, type FoldTarget, type NewUsageEvent } from '../../db/usage.js';
 import { AppError, type FieldIssue } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -192,3 +193,11 @@ export async function listUsageEvents(ctx: RequestContext, input: ListUsageEvent
 }
 
 export type ListedUsageEvent = { event: UsageEvent; matched: string[] };
+
+/** Usage events oldest first, of one customer or one event_id (GraphQL reads it as a connection). */
+export const usageEventsListing = (ctx: RequestContext, filter: { customerId?: string; reference?: string }) =>
+  listing(db(ctx).usageEvent, { ...(filter.customerId ? { customerId: filter.customerId } : {}), ...(filter.reference ? { idempotencyKey: filter.reference } : {}) }, { id: 'asc' });
+
+/** The raw events of a meter's name, oldest first, with a caller's selection (GraphQL). */
+export const meterEventsSelecting = (ctx: RequestContext, eventName: string, selection: object) =>
+  db(ctx).usageEvent.findMany({ ...selection, where: { eventName }, orderBy: { id: 'asc' } });
