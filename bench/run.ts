@@ -5,12 +5,16 @@
  * page, next to a hand-written-SQL purchase through `pg`) and the GraphQL customer graph of a
  * customer with 50 subscriptions (next to one hand-written SQL statement behind node:http);
  * last, webhook events delivered per second by one `npm run worker` process to a local
- * receiver (next to bare signed POSTs from one process; bench/webhooks.ts).
+ * receiver (next to bare signed POSTs from one process; bench/webhooks.ts); renewals per second
+ * by one worker (bench/renewals.ts); ledger postings per second through REST (bench/ledger.ts);
+ * and usage metering (bench/metering.ts): events ingested per second in batches of 100 through
+ * REST, the meter preview over 1,000,000 events and the consumed-units read, each next to
+ * hand-written `pg` (bench/metering-baseline-server.ts).
  *
  *   BENCH_DURATION  seconds of measurement per target and concurrency (default 5)
  *   BENCH_PG_URL    an existing database to issue CREATE/DROP DATABASE from
  *                   (default postgresql://postgres@127.0.0.1:5432/test)
- *   BENCH_ONLY      one section alone: `renewals` or `ledger`
+ *   BENCH_ONLY      one section alone: `renewals`, `ledger` or `metering`
  *   BENCH_PROFILE   a directory: every server child writes its CPU profile there on exit
  *
  * Every server runs as a child process so that the load generator (autocannon, in this
@@ -29,6 +33,7 @@ import { measure } from './load.js';
 import { benchWebhookDelivery, formatWebhookBench } from './webhooks.js';
 import { benchRenewals, formatRenewalBench, type RenewalBench } from './renewals.js';
 import { benchLedger, formatLedgerBench, type LedgerRow } from './ledger.js';
+import { benchMetering, formatMeteringBench, INSERT_BASELINE, OURS, type MeteringBench } from './metering.js';
 import { createBenchDatabase, type BenchDatabase } from './postgres.js';
 import { formatPurchaseTable, formatTable, machineDescription, targetVerdict, type PurchaseRow, type Row, type TargetName } from './report.js';
 
@@ -339,6 +344,8 @@ async function main(cleanup: Cleanup): Promise<number> {
   if (process.env.BENCH_ONLY === 'renewals') return reportRenewals(await benchRenewals(db.url, (name, run) => cleanup.defer(name, run)));
   // BENCH_ONLY=ledger: the ledger section alone.
   if (process.env.BENCH_ONLY === 'ledger') return reportLedger(await benchLedger(db.url, s.durationSec, (name, run) => cleanup.defer(name, run)));
+  // BENCH_ONLY=metering: the metering section alone.
+  if (process.env.BENCH_ONLY === 'metering') return reportMetering(await benchMetering(db.url, s.durationSec, (name, run) => cleanup.defer(name, run)));
 
   const pgRun = await benchService('postgres/ours', { DATABASE_URL: db.url }, s, cleanup);
   const baseline = await benchBaseline(db.url, pgRun.productId, s, cleanup);
@@ -351,6 +358,7 @@ async function main(cleanup: Cleanup): Promise<number> {
   const webhooks = await benchWebhookDelivery(db.url, pgRun.store.storeId, s.durationSec, (name, run) => cleanup.defer(name, run));
   const renewals = await benchRenewals(db.url, (name, run) => cleanup.defer(name, run));
   const ledger = await benchLedger(db.url, s.durationSec, (name, run) => cleanup.defer(name, run));
+  const metering = await benchMetering(db.url, s.durationSec, (name, run) => cleanup.defer(name, run));
 
   const rows = [...pgRun.rows, ...embeddedRun.rows, ...baseline];
   printReport(rows, s);
@@ -365,7 +373,8 @@ async function main(cleanup: Cleanup): Promise<number> {
   for (const p of problems) console.error(`BROKEN: ${p}`);
   const renewalsBroken = reportRenewals(renewals);
   const ledgerBroken = reportLedger(ledger);
-  return broken.length || problems.length || renewalsBroken || ledgerBroken ? 1 : 0;
+  const meteringBroken = reportMetering(metering);
+  return broken.length || problems.length || renewalsBroken || ledgerBroken || meteringBroken ? 1 : 0;
 }
 
 /** The ledger section's table and targets; 1 when something was wrong. */
@@ -378,6 +387,23 @@ function reportLedger(r: { rows: LedgerRow[]; problems: string[] }): number {
   const ratio = Math.min(spread / of('hand-written pg', 'spread'), hot / of('hand-written pg', 'hot'));
   const met = spread >= 2_000 && hot >= 500 && ratio >= 0.5;
   console.log(`target: at least 2,000 postings/s spread, 500/s on the hot account, 0.5 of the baseline: ${met ? 'met' : 'NOT met'} (${spread.toFixed(0)}/s, ${hot.toFixed(0)}/s, ${ratio.toFixed(2)})`);
+  for (const p of r.problems) console.error(`BROKEN: ${p}`);
+  return r.problems.length ? 1 : 0;
+}
+
+/** The metering section's tables and targets; 1 when something was wrong. */
+function reportMetering(r: MeteringBench): number {
+  console.log('\nUsage metering on PostgreSQL, the service on its production listener against hand-written pg (bench/metering-baseline-server.ts: no auth,');
+  console.log('no validation, no meters, no projection; the same rows in the same "UsageEvent" table with the same dedup; COPY without pg-copy-streams, by a pg.Query answering CopyIn).\n');
+  console.log(formatMeteringBench(r));
+  const ours = r.ingest.find((x) => x.target === OURS)!.eventsPerSec;
+  const ratio = ours / r.ingest.find((x) => x.target === INSERT_BASELINE)!.eventsPerSec;
+  const preview = r.preview[0]!;
+  const p99 = r.consumed.find((x) => x.target === OURS)!.p99Ms;
+  const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
+  console.log(`\ntarget: ingestion at least 20,000 events/s and 0.3 of the INSERT baseline: ${verdict(ours >= 20_000 && ratio >= 0.3)} (${ours.toFixed(0)}/s, ${ratio.toFixed(2)})`);
+  console.log(`target: meter preview over 1,000,000 events under 200 ms (median): ${verdict(preview.medianMs < 200)} (median ${preview.medianMs.toFixed(1)} ms, max ${preview.maxMs.toFixed(1)} ms)`);
+  console.log(`target: consumed units under 5 ms p99: ${verdict(p99 < 5)} (p99 ${p99} ms)`);
   for (const p of r.problems) console.error(`BROKEN: ${p}`);
   return r.problems.length ? 1 : 0;
 }

@@ -252,3 +252,21 @@ export async function refold(ctx: TenantContext, m: MeterDefinition & { id: stri
     SELECT ${ctx.storeId}, CAST(${ctx.mode} AS "Mode"), ${m.id}, ${customerId}, ${period.start}, ${period.end}, count(*), count(v), coalesce(sum(v), 0), min(v), max(v), (SELECT count(*) FROM uniq), ${now}
       FROM matched HAVING count(*) > 0`;
 }
+
+/**
+ * Consumed units of many (meter, customer, period) projection rows at once, each by its meter's
+ * aggregation: what renewals bill. Rows nothing was folded into are absent.
+ */
+export async function readProjections(ctx: TenantContext, keys: readonly { meterId: string; customerId: string; periodStart: Date }[]): Promise<{ meterId: string; customerId: string; periodStart: Date; units: string }[]> {
+  if (!keys.length) return [];
+  const cols = { events: Prisma.sql`u."eventCount"`, values: Prisma.sql`u."valueCount"`, sum: Prisma.sql`u."sum"`, min: Prisma.sql`u."min"`, max: Prisma.sql`u."max"`, uniques: Prisma.sql`u."uniqueCount"` };
+  const aggregations: Aggregation[] = ['count', 'sum', 'average', 'min', 'max', 'unique'];
+  const rows = await sqlClient(ctx).$queryRaw<{ meter_id: string; customer_id: string; period_start: Date; units: string }[]>`
+    SELECT u."meterId" AS meter_id, u."customerId" AS customer_id, u."periodStart" AS period_start,
+           CASE m."aggregation" ${Prisma.join(aggregations.map((a) => Prisma.sql`WHEN ${a} THEN ${unitsSql(a, cols)}`), ' ')} END AS units
+      FROM unnest(CAST(${keys.map((k) => k.meterId)} AS text[]), CAST(${keys.map((k) => k.customerId)} AS text[]), CAST(CAST(${keys.map((k) => k.periodStart.toISOString())} AS text[]) AS timestamptz[])) AS k(meter, customer, ps)
+      JOIN "MeterUsage" u ON u."meterId" = k.meter AND u."customerId" = k.customer AND u."periodStart" = k.ps
+      JOIN "Meter" m ON m."id" = u."meterId"
+     WHERE u."storeId" = ${ctx.storeId} AND u."mode" = CAST(${ctx.mode} AS "Mode")`;
+  return rows.map((r) => ({ meterId: r.meter_id, customerId: r.customer_id, periodStart: r.period_start, units: r.units }));
+}

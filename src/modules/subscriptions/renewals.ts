@@ -11,6 +11,7 @@ import { AppError } from '../../lib/errors.js';
 import type { EventType } from '../events/events.service.js';
 import { creditFeaturesOf, grantPurchasedCredits } from '../credits/credit-grants.js';
 import { announceSubscription, announceSubscriptions } from './subscriptions.service.js';
+import { chargeUsage } from '../meters/usage-billing.js';
 
 /**
  * Renewals and dunning: one job per subscription (`subscription.renew`), due at the end of its
@@ -182,10 +183,31 @@ async function startTries(ctx: RequestContext, subscriptionIds: readonly string[
         break;
     }
   }
+  await addUsage(ctx, issued.filter((t) => t.attempt === 1), bySubscription);
   await scheduleJobs(ctx, RENEW_JOB, later);
   await insertRows(ctx, 'Transaction', issued);
   for (const t of issued) out.push(tryOf(t));
   return out;
+}
+
+/**
+ * The usage of the ending period goes on the period's first invoice (retries ask for the same
+ * amount), taxed as the product is; prepaid usage is settled from credits on the way.
+ */
+async function addUsage(ctx: RequestContext, firsts: NewTry[], subs: ReadonlyMap<string, Sub>): Promise<void> {
+  if (!firsts.length) return;
+  const usage = await chargeUsage(ctx, firsts.map((t) => subs.get(t.subscriptionId!)!));
+  for (const t of firsts) {
+    const u = usage.get(t.subscriptionId!);
+    if (!u) continue;
+    const s = subs.get(t.subscriptionId!)!;
+    if (u.amount > 0n) {
+      const lines = priceLines({ product: s.product, unitPrice: u.amount, units: 1, discount: null, country: s.taxCountry, taxId: s.taxId });
+      t.amount += lines.amount_due;
+      t.taxAmount += lines.tax_amount;
+    }
+    t.description = `${t.description ?? ''}; usage: ${u.lines.join(', ')}`;
+  }
 }
 
 /** When the try after `last` (declined) is due, by the dunning schedule from the period's first failure; null when none is left. */
