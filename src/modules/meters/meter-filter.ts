@@ -21,7 +21,10 @@ export interface MeterFilter {
 }
 
 export const MATCH_ALL: MeterFilter = { conjunction: 'and', clauses: [] };
-const NUMBER = /^\s*-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
+const NUMBER = /^\s*-?(\d+\.?\d*|\.\d+)([eE][-+]?\d{1,4})?\s*$/;
+
+/** Whether a property value reads as a number, as the SQL function `usage_number` reads it. */
+export const readsAsNumber = (v: unknown) => (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && NUMBER.test(v));
 
 /** The value as the filter compares it: a number if it reads as one, else a boolean, else the string. */
 export function parseFilterValue(value: FilterValue): FilterValue {

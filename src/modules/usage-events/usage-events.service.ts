@@ -6,6 +6,7 @@ import { storeAndFold, type FoldTarget, type NewUsageEvent } from '../../db/usag
 import { AppError, type FieldIssue } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { definitionOf, findMeterOrThrow } from '../meters/meters.service.js';
+import { readsAsNumber } from '../meters/meter-filter.js';
 import { meteringPeriods } from '../meters/usage-periods.js';
 import { usageEventSchema, type BatchInput, type ListUsageEventsInput, type UsageEventInput } from './usage-events.schemas.js';
 
@@ -21,8 +22,6 @@ type Checked =
   | { index: number; ok: true; event: UsageEventInput; customerId: string; key: string | undefined }
   | { index: number; ok: false; issue: FieldIssue; customerId: string | null; key: string | undefined };
 
-const NUMBER = /^\s*-?(\d+\.?\d*|\.\d+)([eE][-+]?\d{1,4})?\s*$/;
-const isNumber = (v: unknown) => (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && NUMBER.test(v));
 
 /** Validates every event of the batch and resolves its customer (two reads whatever the size). */
 async function checkBatch(ctx: RequestContext, raw: unknown[]): Promise<Checked[]> {
@@ -92,7 +91,7 @@ async function plan(ctx: RequestContext, events: { index: number; key: string; n
       open++;
       out.targets.push({ key: e.key, meterId: m.id, customerId: e.customerId, periodStart: period.start, periodEnd: period.end });
       const property = m.aggregationProperty;
-      if (['sum', 'average', 'min', 'max'].includes(m.aggregation) && property && !isNumber(e.properties[property])) {
+      if (['sum', 'average', 'min', 'max'].includes(m.aggregation) && property && !readsAsNumber(e.properties[property])) {
         out.valueWarnings.push({ index: e.index, meter_id: m.id, message: `properties.${property} is ${e.properties[property] === undefined ? 'missing' : 'not a number'}; meter ${m.id} (${m.aggregation}) skips this event's value` });
       }
     }
