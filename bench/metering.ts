@@ -9,8 +9,8 @@
  * 2. Meter preview: POST /v1/meters/{id}/preview with 1,000,000 events of its name in the
  *    7-day window (seeded by one INSERT … SELECT generate_series), a few sequential requests;
  *    next to the same count/sum per day written by hand, timed through `pg`.
- * 3. Consumed units: GET /v1/meters/{id}/consumed?customer_id=… under 10 connections, next to
- *    the baseline server reading the same projection row.
+ * 3. Consumed units: GET /v1/meters/{id}/consumed?customer_id=… under 1 and 10 connections,
+ *    next to the baseline server reading the same projection row.
  *
  * The service runs on the production listener with RATE_LIMIT=off and JOB_RUNNER=off, like the
  * ledger section.
@@ -34,7 +34,8 @@ export const PREVIEW_EVENTS = 1_000_000;
 /** Sequential preview requests measured, after PREVIEW_WARMUP discarded ones. */
 export const PREVIEW_RUNS = 10;
 const PREVIEW_WARMUP = 2;
-export const CONSUMED_CONNECTIONS = 10;
+/** Connections of the consumed-units rows; the target is read at the last. */
+export const CONSUMED_CONNECTIONS = [1, 10];
 /** The service's PREVIEW_SCAN_CAP: a preview reads at most this many newest events. */
 const SCAN_CAP = 100_000;
 const EVENT = 'api_call';
@@ -65,10 +66,12 @@ export interface TimingRow {
   rows: number;
   medianMs: number;
   maxMs: number;
+  note: string;
 }
 
 export interface ConsumedRow {
   target: string;
+  connections: number;
   requestsPerSec: number;
   p50Ms: number;
   p99Ms: number;
@@ -221,6 +224,7 @@ export async function benchMetering(databaseUrl: string, durationSec: number, de
   }
   const probeStored = Number((await sql.query<{ n: string }>(`SELECT count(*) AS n FROM "UsageEvent" WHERE "storeId" = $1 AND "idempotencyKey" LIKE 'probe-%'`, [ours.id])).rows[0]!.n);
   if (probeStored !== BATCH) problems.push(`metering: a batch of ${BATCH} new events sent twice stored ${probeStored} rows`);
+  else console.log(`  metering: a batch of ${BATCH} new events sent twice stored ${BATCH} rows`);
 
   // 1. Ingestion, ours and the two baselines back to back.
   const tag = `${process.pid}-${Date.now()}`;
@@ -272,7 +276,9 @@ export async function benchMetering(databaseUrl: string, durationSec: number, de
     answer = await post<PreviewAnswer>(`${ourUrl}/v1/meters/${previewMeter.id}/preview`, ours.prod_api_key, {}, 200);
   });
   checkAlive('the preview');
-  const handRange = [ours.id, PREVIEW_EVENT, new Date(Date.now() - 7 * 86_400_000), new Date(Date.now() + 1)];
+  // The service's window: from midnight UTC six days ago, today included, nothing in the future.
+  const today = new Date(new Date().toISOString().slice(0, 10)).getTime();
+  const handRange = [ours.id, PREVIEW_EVENT, new Date(today - 6 * 86_400_000), new Date(Date.now() + 1)];
   const hand = async (limit: number | null) => {
     let rows: { day: string; events: string; units: string }[] = [];
     const t = await timed(PREVIEW_RUNS, PREVIEW_WARMUP, async () => {
@@ -289,10 +295,11 @@ export async function benchMetering(databaseUrl: string, durationSec: number, de
     problems.push(`metering preview: the service answered ${JSON.stringify(answer).slice(0, 300)}; the same newest ${SCAN_CAP} rows by hand: ${sameRows.events} events, ${sameRows.units} units`);
   }
   console.log(`  metering preview: ours median ${oursPreview.medianMs.toFixed(1)} ms, max ${oursPreview.maxMs.toFixed(1)} ms (matched_events ${answer?.matched_events}, scan_capped ${answer?.scan_capped}); by hand ${sameRows.medianMs.toFixed(1)} ms over the same rows, ${allRows.medianMs.toFixed(1)} ms over all`);
+  const days = answer?.daily.filter((d) => d.event_count > 0).length ?? 0;
   const preview: TimingRow[] = [
-    { target: 'ours: POST /v1/meters/{id}/preview', rows: answer?.matched_events ?? 0, ...oursPreview },
-    { target: 'hand-written SQL, same newest rows', rows: sameRows.events, medianMs: sameRows.medianMs, maxMs: sameRows.maxMs },
-    { target: 'hand-written SQL, whole window', rows: allRows.events, medianMs: allRows.medianMs, maxMs: allRows.maxMs },
+    { target: 'ours: POST /v1/meters/{id}/preview', rows: answer?.matched_events ?? 0, ...oursPreview, note: `scan_capped ${answer?.scan_capped}, ${days} of 7 days with events, distinct customers too` },
+    { target: 'hand-written SQL, same newest rows', rows: sameRows.events, medianMs: sameRows.medianMs, maxMs: sameRows.maxMs, note: `count and sum per day, newest ${SCAN_CAP.toLocaleString('en-US')}` },
+    { target: 'hand-written SQL, whole window', rows: allRows.events, medianMs: allRows.medianMs, maxMs: allRows.maxMs, note: 'count and sum per day, no cap' },
   ];
 
   // 3. Consumed units of one customer who has usage in the current period.
@@ -307,11 +314,13 @@ export async function benchMetering(databaseUrl: string, durationSec: number, de
     const res = await fetch(path, { headers: { 'x-api-key': key } });
     const body = (await res.json()) as { units?: string };
     if (res.status !== 200 || body.units !== expected) problems.push(`metering consumed ${target}: answered ${res.status} ${JSON.stringify(body)}, the projection holds ${expected}`);
-    await settle();
-    const r = await measure({ url: path, headers: { 'x-api-key': key }, connections: CONSUMED_CONNECTIONS, durationSec, warmupSec: 2 });
-    checkAlive(`consumed units (${target})`);
-    console.log(`  metering consumed: ${target} ${r.requestsPerSec.toFixed(0)} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms (non-2xx ${r.non2xx}, errors ${r.errors})`);
-    consumed.push({ target, requestsPerSec: r.requestsPerSec, p50Ms: r.p50Ms, p99Ms: r.p99Ms, non2xx: r.non2xx, errors: r.errors });
+    for (const connections of CONSUMED_CONNECTIONS) {
+      await settle();
+      const r = await measure({ url: path, headers: { 'x-api-key': key }, connections, durationSec, warmupSec: 2 });
+      checkAlive(`consumed units (${target})`);
+      console.log(`  metering consumed: ${target} @ ${connections} connections: ${r.requestsPerSec.toFixed(0)} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms (non-2xx ${r.non2xx}, errors ${r.errors})`);
+      consumed.push({ target, connections, requestsPerSec: r.requestsPerSec, p50Ms: r.p50Ms, p99Ms: r.p99Ms, non2xx: r.non2xx, errors: r.errors });
+    }
   }
 
   await stopChild(server);
@@ -341,20 +350,20 @@ export function formatMeteringBench(r: MeteringBench): string {
     '',
     `Meter preview (sum) with ${PREVIEW_EVENTS.toLocaleString('en-US')} events in the 7-day window; ${PREVIEW_RUNS} sequential requests or statements after ${PREVIEW_WARMUP} discarded.`,
     '',
-    '| what | events aggregated | median ms | max ms |',
-    '|---|---:|---:|---:|',
+    '| what | events aggregated | median ms | max ms | note |',
+    '|---|---:|---:|---:|---|',
   );
-  for (const x of r.preview) lines.push(`| ${x.target} | ${x.rows} | ${x.medianMs.toFixed(1)} | ${x.maxMs.toFixed(1)} |`);
+  for (const x of r.preview) lines.push(`| ${x.target} | ${x.rows} | ${x.medianMs.toFixed(1)} | ${x.maxMs.toFixed(1)} | ${x.note} |`);
   lines.push(
     '',
-    `Consumed units of one customer: GET /v1/meters/{id}/consumed, ${CONSUMED_CONNECTIONS} connections.`,
+    'Consumed units of one customer: GET /v1/meters/{id}/consumed (latencies in whole ms, autocannon\'s resolution).',
     '',
-    '| target | req/s | p50 ms | p99 ms | non-2xx | errors | ours/baseline req/s |',
-    '|---|---:|---:|---:|---:|---:|---:|',
+    '| target | connections | req/s | p50 ms | p99 ms | non-2xx | errors | ours/baseline req/s |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
   );
-  const consumedBase = r.consumed.find((x) => x.target !== OURS)!.requestsPerSec;
   for (const x of r.consumed) {
-    lines.push(`| ${x.target} | ${x.requestsPerSec.toFixed(0)} | ${wholeMs(x.p50Ms)} | ${wholeMs(x.p99Ms)} | ${x.non2xx} | ${x.errors} | ${x.target === OURS ? (x.requestsPerSec / consumedBase).toFixed(2) : '—'} |`);
+    const base = r.consumed.find((b) => b.target !== OURS && b.connections === x.connections)!.requestsPerSec;
+    lines.push(`| ${x.target} | ${x.connections} | ${x.requestsPerSec.toFixed(0)} | ${wholeMs(x.p50Ms)} | ${wholeMs(x.p99Ms)} | ${x.non2xx} | ${x.errors} | ${x.target === OURS ? (x.requestsPerSec / base).toFixed(2) : '—'} |`);
   }
   return lines.join('\n');
 }
