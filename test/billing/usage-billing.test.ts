@@ -69,4 +69,19 @@ describe('usage billed at renewal', () => {
     await expectLedgerConsistent(h.service.db);
     await expectEventsParse(h.service.db, ['credits.consumed', 'customer_credits.exhausted']);
   });
+
+  it('bills nothing for usage during a trial with trial_usage_mode free, and bills it with accrue', async () => {
+    const seats = await meter({ name: 'Renders', event_name: 'render', aggregation: 'count', unit_label: 'renders' });
+    const price = (mode: string) => [{ meter_id: seats, unit_price: 10, settlement_mode: 'postpaid', trial_usage_mode: mode }];
+    const free = await makeRecurringProduct(await ctx(), { name: 'Trial free', price: 1_500, tax_mode: 'inclusive', trial_period_days: 7, usage_prices: price('free') });
+    const accrue = await makeRecurringProduct(await ctx(), { name: 'Trial accrue', price: 1_500, tax_mode: 'inclusive', trial_period_days: 7, usage_prices: price('accrue') });
+    const a = await makePaidCheckout(await ctx(), free.id, { buyer: { email: 'trial-free@example.com' } });
+    const b = await makePaidCheckout(await ctx(), accrue.id, { buyer: { email: 'trial-accrue@example.com' } });
+    for (const [who, n] of [[a, 3], [b, 4]] as const) {
+      await ingest(Array.from({ length: n }, (_, i) => ({ name: 'render', customer_id: who.customer!.id, event_id: `${who.id}-${i}` })));
+    }
+    await renew(a.subscription!.id, 2);
+    expect((await invoices(a.subscription!.id)).map((t) => t.amount)).toEqual([0, 1_500]);
+    expect((await invoices(b.subscription!.id)).map((t) => t.amount)).toEqual([0, 1_500 + 4 * 10]);
+  });
 });
