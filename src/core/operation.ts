@@ -47,6 +47,9 @@ export function parseOperationInput<In, Out>(op: Operation<In, Out>, raw: unknow
   }
 }
 
+/** `render` of an operation whose service already answers in the /v1 shape (previews, ingest reports). */
+export const renderAsIs = <T>(_ctx: unknown, value: T) => value;
+
 export function defineOperation<In, Out>(op: Operation<In, Out>): Operation<In, Out> {
   return op;
 }

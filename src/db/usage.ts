@@ -113,7 +113,7 @@ export async function previewEvents(ctx: TenantContext, m: MeterDefinition, rang
     max: Prisma.sql`max(${Prisma.raw(alias)}.v)`,
     uniques: Prisma.sql`count(DISTINCT ${Prisma.raw(alias)}.u)`,
   });
-  const rows = await sqlClient(ctx).$queryRaw<{ day: string | null; events: bigint; skipped: bigint; customers: bigint; units: string }[]>`
+  const rows = await sqlClient(ctx).$queryRaw<{ day: string | null; events: bigint; skipped: bigint; customers: bigint; units: string; capped: boolean | null }[]>`
     WITH scanned AS (
       SELECT ${numberOf(m, props)} AS v, ${textOf(m, props)} AS u, e."customerId" AS customer, to_char(e."timestamp" AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day
         FROM "UsageEvent" e
@@ -130,7 +130,7 @@ export async function previewEvents(ctx: TenantContext, m: MeterDefinition, rang
   return {
     totals: { events: Number(total.events), skipped: numeric ? Number(total.skipped) : 0, customers: Number(total.customers), units: total.units },
     days: rows.filter((r) => r.day !== null).map((r) => ({ day: r.day!, events: Number(r.events), units: r.units })),
-    capped: Boolean((total as unknown as { capped: boolean }).capped),
+    capped: total.capped === true,
   };
 }
 

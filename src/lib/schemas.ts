@@ -5,6 +5,14 @@ import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from './text.js';
 
 /** Field shapes shared by several operations. */
 
+/** Text that must be given: storable, trimmed, 1 to `max` characters. */
+export const requiredText = (max: number) =>
+  z
+    .string()
+    .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
+    .trim()
+    .pipe(z.string().min(1, 'is required').max(max, `must be at most ${max} characters`));
+
 export const currencyCode = z
   .string()
   .regex(/^[A-Z]{3}$/, 'must be a three-letter uppercase currency code (ISO 4217), e.g. EUR');

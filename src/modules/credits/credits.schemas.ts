@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { cursorQuery } from '../../lib/pagination.js';
-import { isoDateOrDay, resourceId } from '../../lib/schemas.js';
-import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../../lib/text.js';
+import { isoDateOrDay, requiredText, resourceId } from '../../lib/schemas.js';
 
 /** The largest amount and balance a ledger keeps: its columns are 64-bit integers. */
 export const MAX_LEDGER_AMOUNT = 2n ** 63n - 1n;
@@ -27,12 +26,7 @@ function ledgerDigits(allowZero: boolean) {
 
 export const ledgerAmount = ledgerDigits(false);
 
-const text = (max: number) =>
-  z
-    .string()
-    .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
-    .trim()
-    .pipe(z.string().min(1, 'is required').max(max, `must be at most ${max} characters`));
+const text = requiredText;
 
 /** A Stripe-style key: a retry with the same key and request gets the first transaction. */
 const idempotencyKey = text(255);

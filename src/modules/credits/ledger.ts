@@ -42,8 +42,6 @@ export type LedgerTransactionWithEntries = LedgerTransaction & { entries: Ledger
 
 export const TRANSACTION_INCLUDE = { entries: { orderBy: { id: 'asc' } } } satisfies Prisma.LedgerTransactionInclude;
 
-const signed = (p: Pick<Posting, 'side' | 'amount'>) => (p.side === 'credit' ? p.amount : -p.amount);
-
 /** Refuses an unbalanced transaction, naming `entries`. */
 export function assertBalanced(postings: readonly Pick<Posting, 'side' | 'amount'>[]): void {
   const debits = postings.filter((p) => p.side === 'debit').reduce((sum, p) => sum + p.amount, 0n);

@@ -1,4 +1,4 @@
-import { defineOperation } from '../../core/operation.js';
+import { defineOperation, renderAsIs } from '../../core/operation.js';
 import { listOf } from '../../lib/pagination.js';
 import { consumedUnitsSchema, createMeterSchema, listMetersSchema, meterIdSchema, previewMeterSchema, updateMeterSchema } from './meters.schemas.js';
 import { serializeConsumedUnits, serializeMeter } from './meters.serializer.js';
@@ -6,7 +6,6 @@ import { archiveMeter, consumedUnits, createMeter, findMeterOrThrow, listMeters,
 
 /** The meter operations of the official client (`meters*`); errors answer in its structured body. */
 const meter = (_ctx: unknown, m: Parameters<typeof serializeMeter>[0]) => serializeMeter(m);
-const asIs = <T>(_ctx: unknown, value: T) => value;
 
 export const createMeterOp = defineOperation({ name: 'meters.create', input: createMeterSchema, write: true, run: createMeter, render: meter });
 export const getMeterOp = defineOperation({ name: 'meters.get', input: meterIdSchema, write: false, run: (ctx, i) => findMeterOrThrow(ctx, i.id), render: meter });
@@ -15,5 +14,5 @@ export const updateMeterOp = defineOperation({ name: 'meters.update', input: upd
 export const archiveMeterOp = defineOperation({ name: 'meters.archive', input: meterIdSchema, write: true, run: (ctx, i) => archiveMeter(ctx, i.id), render: meter });
 export const unarchiveMeterOp = defineOperation({ name: 'meters.unarchive', input: meterIdSchema, write: true, run: (ctx, i) => unarchiveMeter(ctx, i.id), render: meter });
 export const consumedUnitsOp = defineOperation({ name: 'meters.consumed', input: consumedUnitsSchema, write: false, run: consumedUnits, render: (_ctx, c) => serializeConsumedUnits(c), idOf: () => null });
-export const previewMeterOp = defineOperation({ name: 'meters.preview', input: previewMeterSchema, write: false, invalidInputCode: 'unprocessable_input', run: previewCandidate, render: asIs, idOf: () => null });
-export const previewExistingMeterOp = defineOperation({ name: 'meters.preview_existing', input: meterIdSchema, write: false, run: (ctx, i) => previewExisting(ctx, i.id), render: asIs, idOf: () => null });
+export const previewMeterOp = defineOperation({ name: 'meters.preview', input: previewMeterSchema, write: false, invalidInputCode: 'unprocessable_input', run: previewCandidate, render: renderAsIs, idOf: () => null });
+export const previewExistingMeterOp = defineOperation({ name: 'meters.preview_existing', input: meterIdSchema, write: false, run: (ctx, i) => previewExisting(ctx, i.id), render: renderAsIs, idOf: () => null });

@@ -1,18 +1,12 @@
 import { z } from 'zod';
 import { cursorQuery } from '../../lib/pagination.js';
-import { isoDateTime, resourceId } from '../../lib/schemas.js';
-import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../../lib/text.js';
+import { isoDateTime, requiredText, resourceId } from '../../lib/schemas.js';
 import { meterFilterSchema, propertyName } from './meter-filter.js';
 
 export const AGGREGATIONS = ['count', 'sum', 'average', 'min', 'max', 'unique'] as const;
 export type Aggregation = (typeof AGGREGATIONS)[number];
 
-const text = (max: number) =>
-  z
-    .string()
-    .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
-    .trim()
-    .pipe(z.string().min(1, 'is required').max(max, `must be at most ${max} characters`));
+const text = requiredText;
 
 /** A usage event name, as events carry it and meters consume it. */
 export const eventName = text(100);

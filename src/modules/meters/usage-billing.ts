@@ -2,7 +2,7 @@ import type { Subscription } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../context.js';
 import { db } from '../../db/tenant.js';
 import { readProjections } from '../../db/usage.js';
-import { divRound, parseDecimal, type Decimal } from '../../lib/money.js';
+import { divRound, parseDecimal, toDecimalString, type Decimal } from '../../lib/money.js';
 import { sha256Hex } from '../../lib/secrets.js';
 import { postAgainstStore } from '../credits/credits.service.js';
 
@@ -69,7 +69,7 @@ export async function chargeUsage(ctx: RequestContext, subs: readonly Billed[]):
       const total = times(billable, parseDecimal(p.unitPrice.toString()));
       const amount = p.cap !== null && total > p.cap ? p.cap : total;
       charge.amount += amount;
-      charge.lines.push(`${p.meter.name}: ${billable.scale ? (Number(billable.coefficient) / 10 ** billable.scale).toString() : billable.coefficient} ${p.meter.unitLabel}`);
+      charge.lines.push(`${p.meter.name}: ${toDecimalString(billable.coefficient, billable.scale)} ${p.meter.unitLabel}`);
     }
     if (charge.lines.length) out.set(s.id, charge);
   }

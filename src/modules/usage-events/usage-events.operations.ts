@@ -1,4 +1,4 @@
-import { defineOperation } from '../../core/operation.js';
+import { defineOperation, renderAsIs } from '../../core/operation.js';
 import { listOf } from '../../lib/pagination.js';
 import { batchSchema, listUsageEventsSchema } from './usage-events.schemas.js';
 import { serializeUsageEvent } from './usage-events.serializer.js';
@@ -9,8 +9,7 @@ import { ingest, listUsageEvents, previewIngest } from './usage-events.service.j
  * as the client documents. Ingest is a write in `steps`: its one write is a single statement
  * (events and their projection), and a replayed batch records nothing by its event ids.
  */
-const asIs = <T>(_ctx: unknown, value: T) => value;
 
-export const ingestEventsOp = defineOperation({ name: 'events.ingest', input: batchSchema, write: 'steps', invalidInputCode: 'unprocessable_input', run: ingest, render: asIs, idOf: () => null });
-export const previewEventsOp = defineOperation({ name: 'events.preview', input: batchSchema, write: false, invalidInputCode: 'unprocessable_input', run: previewIngest, render: asIs, idOf: () => null });
+export const ingestEventsOp = defineOperation({ name: 'events.ingest', input: batchSchema, write: 'steps', invalidInputCode: 'unprocessable_input', run: ingest, render: renderAsIs, idOf: () => null });
+export const previewEventsOp = defineOperation({ name: 'events.preview', input: batchSchema, write: false, invalidInputCode: 'unprocessable_input', run: previewIngest, render: renderAsIs, idOf: () => null });
 export const listEventsOp = defineOperation({ name: 'events.list', input: listUsageEventsSchema, write: false, run: listUsageEvents, render: (_ctx, page) => listOf(page, serializeUsageEvent), idOf: () => null });

@@ -2,8 +2,8 @@ import type { Meter, UsageEvent } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../context.js';
 import { db } from '../../db/tenant.js';
 import { listing } from '../../db/listing.js';
-import { storeAndFold, type FoldTarget, type NewUsageEvent } from '../../db/usage.js';
-import { AppError, type FieldIssue } from '../../lib/errors.js';
+import { storeAndFold, type FoldTarget, type MeterDefinition, type NewUsageEvent } from '../../db/usage.js';
+import { AppError, dottedPath, type FieldIssue } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { definitionOf, findMeterOrThrow } from '../meters/meters.service.js';
 import { readsAsNumber } from '../meters/meter-filter.js';
@@ -62,6 +62,8 @@ async function metersByName(ctx: RequestContext, names: readonly string[]): Prom
 interface Plan {
   warnings: Warning[];
   targets: FoldTarget[];
+  /** The definitions of the meters the targets feed. */
+  meters: Map<string, MeterDefinition>;
   /** Extension: events whose aggregation property is not a number, which a numeric meter skips. */
   valueWarnings: { index: number; meter_id: string; message: string }[];
 }
@@ -71,7 +73,7 @@ async function plan(ctx: RequestContext, events: { index: number; key: string; n
   const byName = await metersByName(ctx, events.map((e) => e.name));
   const active = (name: string) => (byName.get(name) ?? []).filter((m) => m.status === 'active');
   const periodOf = await meteringPeriods(ctx, events.map((e) => e.customerId), events.flatMap((e) => active(e.name).map((m) => m.id)));
-  const out: Plan & { matched: Map<number, string[]> } = { warnings: [], targets: [], valueWarnings: [], matched: new Map() };
+  const out: Plan & { matched: Map<number, string[]> } = { warnings: [], targets: [], meters: new Map(), valueWarnings: [], matched: new Map() };
   for (const e of events) {
     const all = byName.get(e.name) ?? [];
     const live = active(e.name);
@@ -90,6 +92,7 @@ async function plan(ctx: RequestContext, events: { index: number; key: string; n
       if (period.final) continue;
       open++;
       out.targets.push({ key: e.key, meterId: m.id, customerId: e.customerId, periodStart: period.start, periodEnd: period.end });
+      out.meters.set(m.id, definitionOf(m));
       const property = m.aggregationProperty;
       if (['sum', 'average', 'min', 'max'].includes(m.aggregation) && property && !readsAsNumber(e.properties[property])) {
         out.valueWarnings.push({ index: e.index, meter_id: m.id, message: `properties.${property} is ${e.properties[property] === undefined ? 'missing' : 'not a number'}; meter ${m.id} (${m.aggregation}) skips this event's value` });
@@ -127,8 +130,7 @@ export async function ingest(ctx: RequestContext, input: BatchInput) {
     }
     return key;
   });
-  const { warnings, targets, valueWarnings } = await plan(ctx, events.map((e) => ({ index: e.index, key: e.key, name: e.eventName, customerId: e.customerId, timestamp: e.timestamp, properties: e.properties })));
-  const meters = new Map((await db(ctx).meter.findMany({ where: { id: { in: [...new Set(targets.map((t) => t.meterId))] } } })).map((m) => [m.id, definitionOf(m)]));
+  const { warnings, targets, meters, valueWarnings } = await plan(ctx, events.map((e) => ({ index: e.index, key: e.key, name: e.eventName, customerId: e.customerId, timestamp: e.timestamp, properties: e.properties })));
   await storeAndFold(ctx, now, events, targets, meters);
   // A duplicate entry of the batch warns as its first occurrence does.
   const warned = checked.flatMap((c) => {
@@ -156,7 +158,7 @@ export async function previewIngest(ctx: RequestContext, input: BatchInput) {
   const seen = new Set<string>();
   const events = checked.map((c) => {
     if (!c.ok) {
-      return { valid: false, event_id: null, customer_id: null, error: { code: 'unprocessable_input', message: c.issue.message, param: c.issue.path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i ? `.${p}` : p)).join('') }, duplicate: null, matched_meters: [], warnings: [] };
+      return { valid: false, event_id: null, customer_id: null, error: { code: 'unprocessable_input', message: c.issue.message, param: dottedPath(c.issue.path) }, duplicate: null, matched_meters: [], warnings: [] };
     }
     const duplicate = c.key !== undefined && (stored.has(c.key) || seen.has(c.key));
     if (c.key) seen.add(c.key);
@@ -173,16 +175,18 @@ export async function previewIngest(ctx: RequestContext, input: BatchInput) {
   return { valid: checked.every((c) => c.ok), events };
 }
 
+/** The usage events of an event name, a customer or an event_id (each optional). */
+const usageEventsWhere = (f: { eventName?: string; customerId?: string; reference?: string }) => ({
+  ...(f.eventName ? { eventName: f.eventName } : {}),
+  ...(f.customerId ? { customerId: f.customerId } : {}),
+  ...(f.reference ? { idempotencyKey: f.reference } : {}),
+});
+
 /** Usage events, oldest first (ingestion order), forward pages only: events are append-only. */
 export async function listUsageEvents(ctx: RequestContext, input: ListUsageEventsInput) {
   const eventName = input.meter_id ? (await findMeterOrThrow(ctx, input.meter_id)).eventName : undefined;
   const rows = await db(ctx).usageEvent.findMany({
-    where: {
-      ...(eventName ? { eventName } : {}),
-      ...(input.customer_id ? { customerId: input.customer_id } : {}),
-      ...(input.reference ? { idempotencyKey: input.reference } : {}),
-      ...(input.starting_after ? { id: { gt: input.starting_after } } : {}),
-    },
+    where: { ...usageEventsWhere({ eventName, customerId: input.customer_id, reference: input.reference }), ...(input.starting_after ? { id: { gt: input.starting_after } } : {}) },
     orderBy: { id: 'asc' },
     take: input.limit + 1,
   });
@@ -194,8 +198,7 @@ export async function listUsageEvents(ctx: RequestContext, input: ListUsageEvent
 export type ListedUsageEvent = { event: UsageEvent; matched: string[] };
 
 /** Usage events oldest first, of one customer or one event_id (GraphQL reads it as a connection). */
-export const usageEventsListing = (ctx: RequestContext, filter: { customerId?: string; reference?: string }) =>
-  listing(db(ctx).usageEvent, { ...(filter.customerId ? { customerId: filter.customerId } : {}), ...(filter.reference ? { idempotencyKey: filter.reference } : {}) }, { id: 'asc' });
+export const usageEventsListing = (ctx: RequestContext, filter: { customerId?: string; reference?: string }) => listing(db(ctx).usageEvent, usageEventsWhere(filter), { id: 'asc' });
 
 /** The raw events of a meter's name, oldest first, with a caller's selection (GraphQL). */
 export const meterEventsSelecting = (ctx: RequestContext, eventName: string, selection: object) =>
