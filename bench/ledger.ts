@@ -4,7 +4,7 @@
  * account, each against bench/ledger-baseline-server.ts (the same posting written by hand with
  * `pg`, the same invariants) in the same run.
  */
-import autocannon from 'autocannon';
+import { measure } from './load.js';
 import { randomUUID } from 'node:crypto';
 import { createStore } from '../src/modules/stores/stores.service.js';
 import { openDatabase } from '../src/db/database.js';
@@ -43,26 +43,18 @@ async function seedAccounts(baseUrl: string, key: string): Promise<string[]> {
 }
 
 async function load(baseUrl: string, key: string, accounts: string[], durationSec: number): Promise<Omit<LedgerRow, 'target' | 'scenario'>> {
-  const fire = (duration: number) =>
-    autocannon({
-      url: baseUrl,
-      connections: CONNECTIONS,
-      duration,
-      headers: { 'x-api-key': key, 'content-type': 'application/json' },
-      requests: [
-        {
-          method: 'POST',
-          setupRequest: (req) => ({
-            ...req,
-            path: `/v1/customer-credits/accounts/${accounts[Math.floor(Math.random() * accounts.length)]}/debit`,
-            body: JSON.stringify({ amount: '1', reference: 'bench', idempotency_key: randomUUID() }),
-          }),
-        },
-      ],
-    });
-  const warm = await fire(2);
-  const run = await fire(durationSec);
-  return { postingsPerSec: run.requests.average, p99Ms: run.latency.p99, non2xx: warm.non2xx + run.non2xx, errors: warm.errors + run.errors };
+  const r = await measure({
+    url: baseUrl,
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    connections: CONNECTIONS,
+    durationSec,
+    warmupSec: 2,
+    next: () => ({
+      path: `/v1/customer-credits/accounts/${accounts[Math.floor(Math.random() * accounts.length)]}/debit`,
+      body: JSON.stringify({ amount: '1', reference: 'bench', idempotency_key: randomUUID() }),
+    }),
+  });
+  return { postingsPerSec: r.requestsPerSec, p99Ms: r.p99Ms, non2xx: r.non2xx, errors: r.errors };
 }
 
 export async function benchLedger(databaseUrl: string, durationSec: number, defer: (name: string, run: () => Promise<void>) => void): Promise<{ rows: LedgerRow[]; problems: string[] }> {

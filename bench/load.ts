@@ -22,10 +22,14 @@ export interface LoadOptions {
   /** GET unless given; a POST sends `body` on every request (the GraphQL query). */
   method?: 'GET' | 'POST';
   body?: string;
+  /** POSTs built anew for every request (`url` is then the origin): a debit of a random account, a new batch of events. */
+  next?: () => { path: string; body: string };
 }
 
 function fire(o: LoadOptions, duration: number): Promise<autocannon.Result> {
-  return autocannon({ url: o.url, headers: o.headers, connections: o.connections, duration, pipelining: 1, method: o.method ?? 'GET', ...(o.body === undefined ? {} : { body: o.body }) });
+  const common = { url: o.url, headers: o.headers, connections: o.connections, duration, pipelining: 1 };
+  if (o.next) return autocannon({ ...common, requests: [{ method: 'POST', setupRequest: (req) => ({ ...req, ...o.next!() }) }] });
+  return autocannon({ ...common, method: o.method ?? 'GET', ...(o.body === undefined ? {} : { body: o.body }) });
 }
 
 /**

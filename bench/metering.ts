@@ -15,7 +15,6 @@
  * The service runs on the production listener with RATE_LIMIT=off and JOB_RUNNER=off, like the
  * ledger section.
  */
-import autocannon from 'autocannon';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
@@ -23,7 +22,7 @@ import { createStore } from '../src/modules/stores/stores.service.js';
 import { openDatabase } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
 import { childEnv, freePorts, startTs, stopChild, waitForHealthy, type Child } from './children.js';
-import { measure } from './load.js';
+import { measure, type LoadResult } from './load.js';
 
 export const CUSTOMERS = 1_000;
 export const BATCH = 100;
@@ -69,15 +68,7 @@ export interface TimingRow {
   note: string;
 }
 
-export interface ConsumedRow {
-  target: string;
-  connections: number;
-  requestsPerSec: number;
-  p50Ms: number;
-  p99Ms: number;
-  non2xx: number;
-  errors: number;
-}
+export type ConsumedRow = LoadResult & { target: string };
 
 export interface MeteringBench {
   ingest: IngestRow[];
@@ -131,17 +122,15 @@ function eventSource(customers: string[], prefix: string) {
 }
 
 async function ingestLoad(baseUrl: string, path: string, key: string, source: ReturnType<typeof eventSource>, durationSec: number) {
-  const fire = (duration: number) =>
-    autocannon({
-      url: baseUrl,
-      connections: INGEST_CONNECTIONS,
-      duration,
-      headers: { 'x-api-key': key, 'content-type': 'application/json' },
-      requests: [{ method: 'POST', setupRequest: (req) => ({ ...req, path, body: source.body() }) }],
-    });
-  const warm = await fire(2);
-  const run = await fire(durationSec);
-  return { eventsPerSec: run.requests.average * BATCH, batchesPerSec: run.requests.average, p99Ms: run.latency.p99, non2xx: warm.non2xx + run.non2xx, errors: warm.errors + run.errors };
+  const r = await measure({
+    url: baseUrl,
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    connections: INGEST_CONNECTIONS,
+    durationSec,
+    warmupSec: 2,
+    next: () => ({ path, body: source.body() }),
+  });
+  return { eventsPerSec: r.requestsPerSec * BATCH, batchesPerSec: r.requestsPerSec, p99Ms: r.p99Ms, non2xx: r.non2xx, errors: r.errors };
 }
 
 /** ms, sorted ascending, of `runs` sequential calls after `warmup` discarded ones. */
@@ -319,7 +308,7 @@ export async function benchMetering(databaseUrl: string, durationSec: number, de
       const r = await measure({ url: path, headers: { 'x-api-key': key }, connections, durationSec, warmupSec: 2 });
       checkAlive(`consumed units (${target})`);
       console.log(`  metering consumed: ${target} @ ${connections} connections: ${r.requestsPerSec.toFixed(0)} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms (non-2xx ${r.non2xx}, errors ${r.errors})`);
-      consumed.push({ target, connections, requestsPerSec: r.requestsPerSec, p50Ms: r.p50Ms, p99Ms: r.p99Ms, non2xx: r.non2xx, errors: r.errors });
+      consumed.push({ target, ...r });
     }
   }
 
