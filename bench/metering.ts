@@ -74,6 +74,8 @@ export interface MeteringBench {
   ingest: IngestRow[];
   preview: TimingRow[];
   consumed: ConsumedRow[];
+  /** The events table after the run: rows, and bytes per event with and without its indexes. */
+  storage: { events: number; bytesPerEvent: number; heapBytesPerEvent: number };
   problems: string[];
 }
 
@@ -202,7 +204,6 @@ export async function benchMetering(databaseUrl: string, durationSec: number, de
   const ourCustomers = await seedCustomers(ourUrl, ours.prod_api_key);
   const theirCustomers = await seedCustomers(ourUrl, theirs.prod_api_key);
   const meter = await post<{ id: string }>(`${ourUrl}/v1/meters`, ours.prod_api_key, { name: 'API calls', event_name: EVENT, aggregation: 'sum', aggregation_property: 'n', unit_label: 'calls' }, 201);
-  const previewMeter = await post<{ id: string }>(`${ourUrl}/v1/meters`, ours.prod_api_key, { name: 'Preview calls', event_name: PREVIEW_EVENT, aggregation: 'sum', aggregation_property: 'n', unit_label: 'calls' }, 201);
 
   // One batch first, sent twice: the second must store nothing.
   const probe = eventSource(ourCustomers.slice(0, 1), `probe-${randomUUID()}`);
@@ -260,9 +261,21 @@ export async function benchMetering(databaseUrl: string, durationSec: number, de
   );
   console.log(`  seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   await settle();
+  // Created after its events, as a seller defines a meter for usage already flowing: creation
+  // summarizes the window's raw events into the meter's daily rollup, which previews then read.
+  const definition = { event_name: PREVIEW_EVENT, aggregation: 'sum', aggregation_property: 'n' };
+  const t1 = performance.now();
+  const previewMeter = await post<{ id: string }>(`${ourUrl}/v1/meters`, ours.prod_api_key, { name: 'Preview calls', ...definition, unit_label: 'calls' }, 201);
+  const creationMs = performance.now() - t1;
+  console.log(`  metering preview: creating the meter summarized its events in ${(creationMs / 1000).toFixed(1)} s`);
+  await settle();
   let answer: PreviewAnswer | undefined;
   const oursPreview = await timed(PREVIEW_RUNS, PREVIEW_WARMUP, async () => {
     answer = await post<PreviewAnswer>(`${ourUrl}/v1/meters/${previewMeter.id}/preview`, ours.prod_api_key, {}, 200);
+  });
+  let candidate: PreviewAnswer | undefined;
+  const candidatePreview = await timed(PREVIEW_RUNS, PREVIEW_WARMUP, async () => {
+    candidate = await post<PreviewAnswer>(`${ourUrl}/v1/meters/preview`, ours.prod_api_key, definition, 200);
   });
   checkAlive('the preview');
   // The service's window: from midnight UTC six days ago, today included, nothing in the future.
@@ -280,13 +293,25 @@ export async function benchMetering(databaseUrl: string, durationSec: number, de
   const sameRows = await hand(SCAN_CAP);
   const allRows = await hand(null);
   if (allRows.events !== PREVIEW_EVENTS) problems.push(`metering preview: the window holds ${allRows.events} events, not ${PREVIEW_EVENTS}`);
-  if (!answer || answer.daily.length !== 7 || answer.matched_events !== sameRows.events || Number(answer.units) !== sameRows.units) {
-    problems.push(`metering preview: the service answered ${JSON.stringify(answer).slice(0, 300)}; the same newest ${SCAN_CAP} rows by hand: ${sameRows.events} events, ${sameRows.units} units`);
+  if (!answer || answer.daily.length !== 7 || answer.matched_events !== allRows.events || Number(answer.units) !== allRows.units || answer.scan_capped) {
+    problems.push(`metering preview: the service answered ${JSON.stringify(answer).slice(0, 300)}; the whole window by hand: ${allRows.events} events, ${allRows.units} units`);
   }
-  console.log(`  metering preview: ours median ${oursPreview.medianMs.toFixed(1)} ms, max ${oursPreview.maxMs.toFixed(1)} ms (matched_events ${answer?.matched_events}, scan_capped ${answer?.scan_capped}); by hand ${sameRows.medianMs.toFixed(1)} ms over the same rows, ${allRows.medianMs.toFixed(1)} ms over all`);
+  if (!candidate || candidate.matched_events !== sameRows.events || Number(candidate.units) !== sameRows.units) {
+    problems.push(`metering preview: the candidate preview answered ${JSON.stringify(candidate).slice(0, 300)}; the same newest ${SCAN_CAP} rows by hand: ${sameRows.events} events, ${sameRows.units} units`);
+  }
+  console.log(`  metering preview: ours median ${oursPreview.medianMs.toFixed(1)} ms, max ${oursPreview.maxMs.toFixed(1)} ms (matched_events ${answer?.matched_events}, scan_capped ${answer?.scan_capped}); candidate (raw scan) ${candidatePreview.medianMs.toFixed(1)} ms; by hand ${sameRows.medianMs.toFixed(1)} ms over the newest ${SCAN_CAP}, ${allRows.medianMs.toFixed(1)} ms over all`);
+  // What the events take on disk, to size one server: the table with its indexes, per event.
+  const size = (
+    await sql.query<{ events: string; bytes: string; heap: string }>(
+      `SELECT (SELECT count(*) FROM "UsageEvent") AS events, pg_total_relation_size('"UsageEvent"') AS bytes, pg_relation_size('"UsageEvent"') AS heap`,
+    )
+  ).rows[0]!;
+  const storage = { events: Number(size.events), bytesPerEvent: Number(size.bytes) / Number(size.events), heapBytesPerEvent: Number(size.heap) / Number(size.events) };
+  console.log(`  metering storage: ${storage.events} events take ${(Number(size.bytes) / 2 ** 20).toFixed(0)} MiB with their indexes (${storage.bytesPerEvent.toFixed(0)} bytes per event, ${storage.heapBytesPerEvent.toFixed(0)} of them the row)`);
   const days = answer?.daily.filter((d) => d.event_count > 0).length ?? 0;
   const preview: TimingRow[] = [
-    { target: 'ours: POST /v1/meters/{id}/preview', rows: answer?.matched_events ?? 0, ...oursPreview, note: `scan_capped ${answer?.scan_capped}, ${days} of 7 days with events, distinct customers too` },
+    { target: 'ours: POST /v1/meters/{id}/preview (daily rollup)', rows: answer?.matched_events ?? 0, ...oursPreview, note: `scan_capped ${answer?.scan_capped}, ${days} of 7 days with events, distinct customers too; creating the meter summarized them in ${(creationMs / 1000).toFixed(1)} s` },
+    { target: 'ours: POST /v1/meters/preview (candidate, raw scan)', rows: candidate?.matched_events ?? 0, ...candidatePreview, note: `scan_capped ${candidate?.scan_capped}` },
     { target: 'hand-written SQL, same newest rows', rows: sameRows.events, medianMs: sameRows.medianMs, maxMs: sameRows.maxMs, note: `count and sum per day, newest ${SCAN_CAP.toLocaleString('en-US')}` },
     { target: 'hand-written SQL, whole window', rows: allRows.events, medianMs: allRows.medianMs, maxMs: allRows.maxMs, note: 'count and sum per day, no cap' },
   ];
@@ -315,7 +340,7 @@ export async function benchMetering(databaseUrl: string, durationSec: number, de
   await stopChild(server);
   await stopChild(baseline);
   for (const r of [...ingest, ...consumed]) if (r.non2xx || r.errors) problems.push(`metering ${r.target}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  return { ingest, preview, consumed, problems };
+  return { ingest, preview, consumed, storage, problems };
 }
 
 /** Whole milliseconds from autocannon: 0 means under 1 ms. */
@@ -354,5 +379,6 @@ export function formatMeteringBench(r: MeteringBench): string {
     const base = r.consumed.find((b) => b.target !== OURS && b.connections === x.connections)!.requestsPerSec;
     lines.push(`| ${x.target} | ${x.connections} | ${x.requestsPerSec.toFixed(0)} | ${wholeMs(x.p50Ms)} | ${wholeMs(x.p99Ms)} | ${x.non2xx} | ${x.errors} | ${x.target === OURS ? (x.requestsPerSec / base).toFixed(2) : '—'} |`);
   }
+  lines.push('', `Storage: ${r.storage.events} events in "UsageEvent" take ${r.storage.bytesPerEvent.toFixed(0)} bytes each with the table's indexes (${r.storage.heapBytesPerEvent.toFixed(0)} for the row).`);
   return lines.join('\n');
 }

@@ -22,10 +22,11 @@ describe('usage billed at renewal', () => {
     return res.json.id as string;
   };
   const ingest = async (events: Record<string, unknown>[]) => expect((await h.call('POST', '/v1/events/ingest', { events })).status).toBe(202);
-  const renew = async (subscriptionId: string, renewed = 1) => {
-    const end = (await h.call('GET', `/v1/subscriptions?subscription_id=${subscriptionId}`)).json.current_period_end_date as string;
-    const ran = await h.call('POST', '/v1/test-clock/advance', { to: new Date(Date.parse(end) + 1_000).toISOString() });
-    expect(ran.json.ran).toMatchObject({ 'subscription.renew': renewed });
+  /** Moves the clock just past the latest current period end of the subscriptions: each renews once. */
+  const renew = async (...subscriptionIds: string[]) => {
+    const ends = await Promise.all(subscriptionIds.map(async (id) => Date.parse((await h.call('GET', `/v1/subscriptions?subscription_id=${id}`)).json.current_period_end_date as string)));
+    const ran = await h.call('POST', '/v1/test-clock/advance', { to: new Date(Math.max(...ends) + 1_000).toISOString() });
+    expect(ran.json.ran).toMatchObject({ 'subscription.renew': subscriptionIds.length });
   };
 
   it('bills units beyond the free allowance at the unit price, rounded once, and holds a period to its cap', async () => {
@@ -41,8 +42,7 @@ describe('usage billed at renewal', () => {
     // 1,501,250 tokens: 1,500,250 beyond the allowance × 0.002 = 3,000.5, rounded once to 3,001.
     await ingest([1_000, 500_000, 1_000_250].map((n, i) => ({ name: 'llm.tokens', customer_id: light.customer!.id, event_id: `light-${i}`, properties: { tokens: n } })));
     await ingest([{ name: 'llm.tokens', customer_id: heavy.customer!.id, event_id: 'heavy', properties: { tokens: 9_000_000 } }]);
-    // Both were bought together, so one move of the clock renews both.
-    await renew(light.subscription!.id, 2);
+    await renew(light.subscription!.id, heavy.subscription!.id);
     const [firstLight, renewalLight] = await invoices(light.subscription!.id);
     expect(renewalLight!.amount - firstLight!.amount).toBe(3_001);
     expect(renewalLight!.description).toContain('Tokens: 1500250 tokens');
@@ -50,7 +50,7 @@ describe('usage billed at renewal', () => {
     expect(renewalHeavy!.amount - firstHeavy!.amount).toBe(5_000);
     expect([renewalLight!.status, renewalHeavy!.status]).toEqual(['paid', 'paid']);
     // Usage of the new period starts from zero: the next renewal bills nothing more.
-    await renew(light.subscription!.id, 2);
+    await renew(light.subscription!.id, heavy.subscription!.id);
     expect((await invoices(light.subscription!.id))[2]!.amount).toBe(firstLight!.amount);
   });
 
@@ -80,7 +80,7 @@ describe('usage billed at renewal', () => {
     for (const [who, n] of [[a, 3], [b, 4]] as const) {
       await ingest(Array.from({ length: n }, (_, i) => ({ name: 'render', customer_id: who.customer!.id, event_id: `${who.id}-${i}` })));
     }
-    await renew(a.subscription!.id, 2);
+    await renew(a.subscription!.id, b.subscription!.id);
     expect((await invoices(a.subscription!.id)).map((t) => t.amount)).toEqual([0, 1_500]);
     expect((await invoices(b.subscription!.id)).map((t) => t.amount)).toEqual([0, 1_500 + 4 * 10]);
   });

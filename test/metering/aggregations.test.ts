@@ -125,4 +125,62 @@ describe('meter aggregations', () => {
     expect(after.daily.map((d: { event_count: number }) => d.event_count)).toEqual([0, 0, 0, 0, 0, 1, 1]);
     expect(after.daily.at(-1).date).toBe(new Date(nextMidnight).toISOString().slice(0, 10));
   });
+
+  /** The candidate preview of a stored meter's definition: a raw scan of the events, never the rollup. */
+  const rawPreview = async (id: string) => {
+    const m = (await call('GET', `/v1/meters/${id}`)).json;
+    return (await call('POST', '/v1/meters/preview', { event_name: m.event_name, aggregation: m.aggregation, ...(m.aggregation_property ? { aggregation_property: m.aggregation_property } : {}), filter: m.filter })).json;
+  };
+  const rollupTotal = async (meterId: string) => Number((await service.db.prisma.meterDailyUsage.aggregate({ where: { meterId }, _sum: { eventCount: true } }))._sum.eventCount ?? 0);
+
+  it('previews a stored meter from its daily rollup: events from before it existed and while archived, every aggregation as the raw scan says, a later-today event only once its time comes', async () => {
+    const now = new Date((await call('GET', '/v1/test-clock')).json.now);
+    const day = (back: number, hour: number) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - back, hour)).toISOString();
+    const sent = [
+      { at: day(6, 1), v: 3, c: customer },
+      { at: day(3, 12), v: '2.5', c: second },
+      { at: day(3, 13), v: 'n/a', c: customer },
+      { at: day(1, 23), v: 3, c: second },
+      { at: day(8, 9), v: 100, c: customer },
+    ];
+    await ingest(sent.map((e, i) => ({ name: 'rolled', customer_id: e.c, timestamp: e.at, event_id: `rolled-${i}`, properties: { v: e.v, tier: i % 2 ? 'pro' : 'free' } })));
+    const ids = await Promise.all(['count', 'sum', 'average', 'min', 'max', 'unique'].map((a) => meter(a, 'rolled')));
+    const filtered = await meter('sum', 'rolled', { filter: { conjunction: 'and', clauses: [{ property: 'tier', operator: 'equals', value: 'pro' }] } });
+    ids.push(filtered);
+    await call('POST', `/v1/meters/${ids[1]}/archive`);
+    const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+    const laterToday = new Date(now.getTime() + Math.floor((midnight - now.getTime()) / 2));
+    await ingest([
+      { name: 'rolled', customer_id: customer, event_id: 'rolled-now', timestamp: now.toISOString(), properties: { v: -4, tier: 'pro' } },
+      { name: 'rolled', customer_id: second, event_id: 'rolled-later-today', timestamp: laterToday.toISOString(), properties: { v: 50, tier: 'pro' } },
+    ]);
+    for (const id of ids) {
+      const stored = (await call('POST', `/v1/meters/${id}/preview`)).json;
+      expect([id, stored]).toEqual([id, await rawPreview(id)]);
+      expect(stored.daily.at(-1).event_count).toBe(id === filtered ? 1 : 1);
+    }
+    expect((await call('POST', `/v1/meters/${ids[0]}/preview`)).json).toMatchObject({ matched_events: 5, units: '5', distinct_customers: 2 });
+    expect((await call('POST', `/v1/meters/${ids[1]}/preview`)).json).toMatchObject({ matched_events: 5, units: '4.5', skipped_non_numeric: 1 });
+    // The rollup holds the window's days and what came after: the later-today event too, which the preview leaves out until its time.
+    expect(await rollupTotal(ids[0]!)).toBe(6);
+    expect((await service.db.prisma.meter.findUniqueOrThrow({ where: { id: ids[0] } })).dailyRollupFrom).toEqual(new Date(day(6, 0)));
+    expect((await call('POST', '/v1/test-clock/advance', { to: new Date(laterToday.getTime() + 1).toISOString() })).status).toBe(200);
+    for (const id of ids) expect([id, (await call('POST', `/v1/meters/${id}/preview`)).json]).toEqual([id, await rawPreview(id)]);
+    expect((await call('POST', `/v1/meters/${ids[0]}/preview`)).json).toMatchObject({ matched_events: 6, units: '6' });
+  });
+
+  it('keeps the rollup and the projection whole when a meter is created while batches are being ingested', async () => {
+    const batches = Array.from({ length: 12 }, (_, b) => Array.from({ length: 25 }, (_, j) => ({ name: 'racing', customer_id: j % 2 ? customer : second, event_id: `race-${b}-${j}`, properties: { v: j } })));
+    const [created, ...answers] = await Promise.all([
+      (async () => {
+        await new Promise((r) => setTimeout(r, 5));
+        return meter('sum', 'racing');
+      })(),
+      ...batches.map((events) => call('POST', '/v1/events/ingest', { events })),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual(Array(12).fill(202));
+    expect(await rollupTotal(created)).toBe(300);
+    expect((await call('POST', `/v1/meters/${created}/preview`)).json).toEqual(await rawPreview(created));
+    for (const who of [customer, second]) expect(await units(created, who)).toBe(await units(created, who, new Date((await call('GET', '/v1/test-clock')).json.now).toISOString()));
+  });
 });

@@ -2,17 +2,16 @@ import type { Meter, Prisma } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../context.js';
 import { cursorPage, listing } from '../../db/listing.js';
 import { db, inTransaction } from '../../db/tenant.js';
-import { aggregateEvents, previewEvents, readProjection, refold, type MeterDefinition } from '../../db/usage.js';
+import { aggregateEvents, holdIngestion, previewEvents, previewFromRollup, currentRow, readConsumedInputs, readProjection, rebuildDailyRollup, customersWithEvents, refoldPeriods, type MeterDefinition } from '../../db/usage.js';
 import { AppError, notFound, orNotFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { addDays } from '../../lib/periods.js';
-import { assertCustomerExists } from '../customers/customers.service.js';
 import { MATCH_ALL, storedFilter } from './meter-filter.js';
 import type { Aggregation, ConsumedUnitsInput, CreateMeterInput, ListMetersInput, PreviewMeterInput, UpdateMeterInput } from './meters.schemas.js';
-import { LATE_EVENT_WINDOW_MS, meteringPeriods } from './usage-periods.js';
+import { LATE_EVENT_WINDOW_MS, meteringPeriods, periodsFrom } from './usage-periods.js';
 
 /** What the statements of src/db/usage.ts need of a stored meter. */
-export const definitionOf = (m: Meter): MeterDefinition & { id: string } => ({
+export const definitionOf = (m: Pick<Meter, 'id' | 'eventName' | 'aggregation' | 'aggregationProperty'> & { filter: unknown }): MeterDefinition & { id: string } => ({
   id: m.id,
   eventName: m.eventName,
   aggregation: m.aggregation as Aggregation,
@@ -37,10 +36,24 @@ async function assertNameFree(ctx: RequestContext, name: string, except?: string
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code === 'P2002';
 
+/**
+ * Summarizes the meter's events of the preview window from its raw events into its daily
+ * rollup, which ingestion keeps from then on. Ingestion waits meanwhile (see holdIngestion).
+ */
+async function startDailyRollup(ctx: RequestContext, meter: Meter): Promise<Meter> {
+  const { from } = previewWindow(ctx.clock.now());
+  await holdIngestion(ctx);
+  await rebuildDailyRollup(ctx, definitionOf(meter), from);
+  // What its name already received in periods still open counts, as a replay with `at` would.
+  await refoldOpenPeriods(ctx, meter);
+  return db(ctx).meter.update({ where: { id: meter.id }, data: { dailyRollupFrom: from } });
+}
+
 export async function createMeter(ctx: RequestContext, input: CreateMeterInput): Promise<Meter> {
   await assertNameFree(ctx, input.name);
+  let created: Meter;
   try {
-    return await db(ctx).meter.create({
+    created = await db(ctx).meter.create({
       data: {
         id: newId('meter'),
         name: input.name,
@@ -56,6 +69,7 @@ export async function createMeter(ctx: RequestContext, input: CreateMeterInput):
     if (isUniqueViolation(err)) await assertNameFree(ctx, input.name);
     throw err;
   }
+  return startDailyRollup(ctx, created);
 }
 
 /** Meters newest first, archived ones only when asked (GraphQL reads it as a connection). */
@@ -91,8 +105,9 @@ export async function updateMeter(ctx: RequestContext, input: UpdateMeterInput):
     }
   }
   if (input.name !== undefined && input.name !== meter.name) await assertNameFree(ctx, input.name, meter.id);
+  let updated: Meter;
   try {
-    return await db(ctx).meter.update({
+    updated = await db(ctx).meter.update({
       where: { id: meter.id },
       data: {
         name: input.name ?? meter.name,
@@ -105,6 +120,8 @@ export async function updateMeter(ctx: RequestContext, input: UpdateMeterInput):
     if (isUniqueViolation(err) && input.name) await assertNameFree(ctx, input.name, meter.id);
     throw err;
   }
+  // The rollup summarized the old definition.
+  return redefined ? startDailyRollup(ctx, updated) : updated;
 }
 
 export async function archiveMeter(ctx: RequestContext, id: string): Promise<Meter> {
@@ -114,30 +131,34 @@ export async function archiveMeter(ctx: RequestContext, id: string): Promise<Met
 }
 
 /**
- * Back to active. Events that arrived while it was archived were stored; every period of it
- * still open is replayed in full from the raw events, so they count again.
+ * Back to active. Events that arrived while it was archived were stored (and kept in its daily
+ * rollup); the periods still open are replayed from the raw events, so they count again.
  */
 export async function unarchiveMeter(ctx: RequestContext, id: string): Promise<Meter> {
-  return inTransaction(ctx, async (tx) => {
-    const meter = await findMeterOrThrow(tx, id);
-    if (meter.status === 'active') return meter;
-    const now = tx.clock.now();
-    const updated = await db(tx).meter.update({ where: { id }, data: { status: 'active' } });
-    // Open periods reach back at most one interval and the late window; look a little wider.
-    const since = addDays(now, -400);
-    const customers = (await db(tx).usageEvent.findMany({ where: { eventName: meter.eventName, timestamp: { gte: since } }, distinct: ['customerId'], select: { customerId: true } })).map((c) => c.customerId);
-    const periodOf = await meteringPeriods(tx, customers, [id]);
-    for (const customerId of customers) {
-      const seen = new Set<number>();
-      for (const at of [now, new Date(now.getTime() - LATE_EVENT_WINDOW_MS), addDays(now, -31)]) {
-        const period = periodOf(customerId, id, at);
-        if (period.final || seen.has(period.start.getTime())) continue;
-        seen.add(period.start.getTime());
-        await refold(tx, definitionOf(updated), customerId, period, now);
-      }
-    }
-    return updated;
+  const meter = await findMeterOrThrow(ctx, id);
+  if (meter.status === 'active') return meter;
+  const updated = await db(ctx).meter.update({ where: { id }, data: { status: 'active' } });
+  await holdIngestion(ctx);
+  await refoldOpenPeriods(ctx, updated);
+  return updated;
+}
+
+/**
+ * Replays the meter's open periods from the raw events, for every customer with recent events
+ * of its name. Call with ingestion held, so that no write in flight is missed.
+ */
+async function refoldOpenPeriods(ctx: RequestContext, meter: Meter): Promise<void> {
+  const now = ctx.clock.now();
+  // Open periods reach back at most one interval and the late window; look a little wider.
+  const customers = await customersWithEvents(ctx, meter.eventName, addDays(now, -400));
+  const periodOf = await meteringPeriods(ctx, customers, [meter.id]);
+  const periods = customers.flatMap((customerId) => {
+    // The period now, the one the late window still holds, the one before, and the next (events sent ahead).
+    const instants = [now, new Date(now.getTime() - LATE_EVENT_WINDOW_MS), addDays(now, -31), addDays(now, 31)];
+    const open = instants.map((at) => periodOf(customerId, meter.id, at)).filter((p) => !p.final);
+    return [...new Map(open.map((p) => [p.start.getTime(), { customerId, start: p.start, end: p.end }])).values()];
   });
+  await refoldPeriods(ctx, definitionOf(meter), periods, now);
 }
 
 /**
@@ -146,15 +167,18 @@ export async function unarchiveMeter(ctx: RequestContext, id: string): Promise<M
  * period containing it, up to and including that instant.
  */
 export async function consumedUnits(ctx: RequestContext, input: ConsumedUnitsInput) {
-  const meter = await findMeterOrThrow(ctx, input.id);
-  await assertCustomerExists(ctx, input.customer_id);
-  const at = input.at ?? ctx.clock.now();
-  const period = (await meteringPeriods(ctx, [input.customer_id], [meter.id]))(input.customer_id, meter.id, at);
+  const now = ctx.clock.now();
+  const { meter, customerExists, subscriptions, recent } = await readConsumedInputs(ctx, input.id, input.customer_id, now);
+  if (!meter) throw notFound('Meter', input.id);
+  if (!customerExists) throw notFound('Customer', input.customer_id);
+  const at = input.at ?? now;
+  const period = periodsFrom(subscriptions, now)(input.customer_id, meter.id, at);
   if (input.at) {
     const replay = await aggregateEvents(ctx, definitionOf(meter), { from: period.start, to: new Date(Math.min(at.getTime() + 1, period.end.getTime())), customerId: input.customer_id });
     return { meterId: meter.id, customerId: input.customer_id, units: replay.units, period, updatedAt: null, asOf: input.at };
   }
-  const row = await readProjection(ctx, definitionOf(meter), input.customer_id, period.start);
+  const found = currentRow(recent, period.start);
+  const row = found === undefined ? await readProjection(ctx, definitionOf(meter), input.customer_id, period.start) : found;
   return { meterId: meter.id, customerId: input.customer_id, units: row?.units ?? '0', period, updatedAt: row?.updatedAt ?? null, asOf: undefined };
 }
 
@@ -166,11 +190,26 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * A definition dry-run over the last 7 whole UTC days, today included, future events
  * excluded: matched events, units, distinct customers, and the days oldest first, zero-filled.
  */
-export async function preview(ctx: RequestContext, m: MeterDefinition) {
-  const now = ctx.clock.now();
+/** The preview's window: the last 7 whole UTC days, today included. */
+function previewWindow(now: Date): { from: Date; today: Date } {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  const from = new Date(today - 6 * DAY_MS);
-  const result = await previewEvents(ctx, m, { from, to: new Date(now.getTime() + 1) }, PREVIEW_SCAN_CAP);
+  return { from: new Date(today - 6 * DAY_MS), today: new Date(today) };
+}
+
+/**
+ * A definition dry-run over the last 7 whole UTC days, today included, future events
+ * excluded: matched events, units, distinct customers, and the days oldest first, zero-filled.
+ * An existing meter whose daily rollup covers the window is read from it, every event counted;
+ * otherwise the newest PREVIEW_SCAN_CAP raw events are scanned.
+ */
+export async function preview(ctx: RequestContext, m: MeterDefinition & { id?: string; dailyRollupFrom?: Date | null }) {
+  const now = ctx.clock.now();
+  const { from, today: todayStart } = previewWindow(now);
+  const today = todayStart.getTime();
+  const result =
+    m.id && m.dailyRollupFrom && m.dailyRollupFrom <= from
+      ? await previewFromRollup(ctx, { ...m, id: m.id }, { from, today: todayStart, now })
+      : await previewEvents(ctx, m, { from, to: new Date(now.getTime() + 1) }, PREVIEW_SCAN_CAP);
   const byDay = new Map(result.days.map((d) => [d.day, d]));
   const daily = Array.from({ length: 7 }, (_, i) => {
     const date = new Date(today - (6 - i) * DAY_MS).toISOString().slice(0, 10);
@@ -184,6 +223,7 @@ export const previewCandidate = (ctx: RequestContext, input: PreviewMeterInput) 
   preview(ctx, { eventName: input.event_name, aggregation: input.aggregation, property: input.aggregation === 'count' ? null : input.aggregation_property!, filter: input.filter ?? MATCH_ALL });
 
 export async function previewExisting(ctx: RequestContext, id: string) {
-  return preview(ctx, definitionOf(await findMeterOrThrow(ctx, id)));
+  const meter = await findMeterOrThrow(ctx, id);
+  return preview(ctx, { ...definitionOf(meter), dailyRollupFrom: meter.dailyRollupFrom });
 }
 

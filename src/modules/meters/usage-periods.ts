@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../context.js';
-import { db } from '../../db/tenant.js';
+import { readSubscriptionPeriods, type SubscriptionPeriodRow } from '../../db/usage.js';
 import { addInterval, type Interval } from '../../lib/periods.js';
 import { nextPeriod } from '../subscriptions/renewals.js';
 
@@ -19,8 +19,6 @@ export interface MeteringPeriod {
 /** How long after a calendar month ends its events may still arrive and count. */
 export const LATE_EVENT_WINDOW_MS = 24 * 60 * 60 * 1000;
 
-const LIVE = ['active', 'trialing', 'past_due', 'scheduled_cancel'] as const;
-
 export function calendarMonth(at: Date, now: Date): MeteringPeriod {
   const start = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
   const end = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
@@ -38,38 +36,25 @@ function pastPeriod(s: SubscriptionPeriods, at: Date): MeteringPeriod {
 }
 
 /**
- * The periods of the given customers for the given meters, read in one query: a function
- * answering the period of (customer, meter) at an instant.
+ * The periods of (customer, meter) pairs from the live subscriptions pricing the meters
+ * (newest first): a function answering the period of a pair at an instant.
  */
-export async function meteringPeriods(ctx: RequestContext, customerIds: readonly string[], meterIds: readonly string[]) {
-  const now = ctx.clock.now();
-  const subscriptions = customerIds.length && meterIds.length
-    ? await db(ctx).subscription.findMany({
-        where: { customerId: { in: [...new Set(customerIds)] }, status: { in: [...LIVE] }, currentPeriodStartDate: { not: null }, product: { usagePrices: { some: { meterId: { in: [...new Set(meterIds)] } } } } },
-        select: {
-          customerId: true,
-          currentPeriodStartDate: true,
-          currentPeriodEndDate: true,
-          billingAnchor: true,
-          billingPeriods: true,
-          product: { select: { recurringInterval: true, recurringIntervalCount: true, usagePrices: { select: { meterId: true } } } },
-        },
-        orderBy: { createdAt: 'desc' },
-      })
-    : [];
+export function periodsFrom(subscriptions: readonly SubscriptionPeriodRow[], now: Date) {
   const byPair = new Map<string, SubscriptionPeriods>();
   for (const s of subscriptions) {
-    for (const p of s.product.usagePrices) {
-      const key = `${s.customerId}\u0000${p.meterId}`;
+    const interval = (s.interval ?? 'month') as Interval;
+    const count = s.intervalCount ?? 1;
+    for (const meterId of s.meterIds) {
+      const key = `${s.customerId}\u0000${meterId}`;
       // The newest subscription wins when a customer holds two pricing the same meter.
       if (!byPair.has(key)) {
         byPair.set(key, {
-          start: s.currentPeriodStartDate!,
-          end: s.currentPeriodEndDate!,
-          next: nextPeriod(s),
-          anchor: s.billingAnchor ?? s.currentPeriodStartDate!,
-          interval: (s.product.recurringInterval ?? 'month') as Interval,
-          count: s.product.recurringIntervalCount ?? 1,
+          start: s.start,
+          end: s.end,
+          next: nextPeriod({ billingAnchor: s.anchor, billingPeriods: s.billingPeriods, currentPeriodEndDate: s.end, product: { recurringInterval: interval, recurringIntervalCount: count } }),
+          anchor: s.anchor ?? s.start,
+          interval,
+          count,
         });
       }
     }
@@ -82,4 +67,9 @@ export async function meteringPeriods(ctx: RequestContext, customerIds: readonly
     if (at < s.next.end) return { ...s.next, final: false };
     return calendarMonth(at, now);
   };
+}
+
+/** The periods of the given customers for the given meters, read in one statement. */
+export async function meteringPeriods(ctx: RequestContext, customerIds: readonly string[], meterIds: readonly string[]) {
+  return periodsFrom(await readSubscriptionPeriods(ctx, [...new Set(customerIds)], [...new Set(meterIds)]), ctx.clock.now());
 }

@@ -1,13 +1,13 @@
-import type { Meter, UsageEvent } from '../../generated/prisma/client.js';
+import type { UsageEvent } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../context.js';
 import { db } from '../../db/tenant.js';
 import { listing } from '../../db/listing.js';
-import { storeAndFold, type FoldTarget, type MeterDefinition, type NewUsageEvent } from '../../db/usage.js';
+import { readIngestInputs, storeAndFold, type FoldTarget, type IngestInputs, type NewUsageEvent } from '../../db/usage.js';
 import { AppError, dottedPath, type FieldIssue } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { definitionOf, findMeterOrThrow } from '../meters/meters.service.js';
 import { readsAsNumber } from '../meters/meter-filter.js';
-import { meteringPeriods } from '../meters/usage-periods.js';
+import { periodsFrom } from '../meters/usage-periods.js';
 import { usageEventSchema, type BatchInput, type ListUsageEventsInput, type UsageEventInput } from './usage-events.schemas.js';
 
 export type WarningCode = 'no_matching_meter' | 'meter_archived' | 'timestamp_outside_late_window';
@@ -22,20 +22,21 @@ type Checked =
   | { index: number; ok: true; event: UsageEventInput; customerId: string; key: string | undefined }
   | { index: number; ok: false; issue: FieldIssue; customerId: string | null; key: string | undefined };
 
-
-/** Validates every event of the batch and resolves its customer (two reads whatever the size). */
-async function checkBatch(ctx: RequestContext, raw: unknown[]): Promise<Checked[]> {
+/**
+ * Validates every event of the batch and reads what planning it needs (its customers, the
+ * meters of its names, the subscriptions behind their periods) in one statement.
+ */
+async function checkBatch(ctx: RequestContext, raw: unknown[]): Promise<{ checked: Checked[]; inputs: IngestInputs }> {
   const parsed = raw.map((r) => usageEventSchema.safeParse(r));
   const good = parsed.flatMap((p) => (p.success ? [p.data] : []));
-  const ids = [...new Set(good.flatMap((e) => (e.customer_id ? [e.customer_id] : [])))];
-  const externals = [...new Set(good.flatMap((e) => (e.external_customer_id ? [e.external_customer_id] : [])))];
-  const [byId, byExternal] = await Promise.all([
-    ids.length ? db(ctx).customer.findMany({ where: { id: { in: ids } }, select: { id: true } }) : [],
-    externals.length ? db(ctx).customer.findMany({ where: { externalId: { in: externals } }, select: { id: true, externalId: true } }) : [],
-  ]);
-  const known = new Set(byId.map((c) => c.id));
-  const external = new Map(byExternal.map((c) => [c.externalId!, c.id]));
-  return parsed.map((p, index): Checked => {
+  const inputs = await readIngestInputs(ctx, {
+    customerIds: [...new Set(good.flatMap((e) => (e.customer_id ? [e.customer_id] : [])))],
+    externalIds: [...new Set(good.flatMap((e) => (e.external_customer_id ? [e.external_customer_id] : [])))],
+    eventNames: [...new Set(good.map((e) => e.name))],
+  });
+  const known = new Set(inputs.customers.map((c) => c.id));
+  const external = new Map(inputs.customers.flatMap((c) => (c.externalId ? [[c.externalId, c.id] as const] : [])));
+  const checked = parsed.map((p, index): Checked => {
     const key = typeof (raw[index] as { event_id?: unknown })?.event_id === 'string' ? ((raw[index] as { event_id: string }).event_id.trim() || undefined) : undefined;
     if (!p.success) {
       const first = p.error.issues[0]!;
@@ -49,37 +50,45 @@ async function checkBatch(ctx: RequestContext, raw: unknown[]): Promise<Checked[
     }
     return { index, ok: true, event: e, customerId, key: e.event_id };
   });
+  return { checked, inputs };
 }
 
-/** The store's meters by event name (active and archived), for matching and warnings. */
-async function metersByName(ctx: RequestContext, names: readonly string[]): Promise<Map<string, Meter[]>> {
-  const meters = names.length ? await db(ctx).meter.findMany({ where: { eventName: { in: [...new Set(names)] } }, orderBy: { id: 'asc' } }) : [];
-  const out = new Map<string, Meter[]>();
+/** The meters by event name (active and archived), oldest first, for matching and warnings. */
+function byEventName<M extends { eventName: string }>(meters: readonly M[]): Map<string, M[]> {
+  const out = new Map<string, M[]>();
   for (const m of meters) out.set(m.eventName, [...(out.get(m.eventName) ?? []), m]);
   return out;
+}
+
+interface PlannedEvent {
+  index: number;
+  key: string;
+  name: string;
+  customerId: string;
+  timestamp: Date;
+  properties: Record<string, unknown>;
 }
 
 interface Plan {
   warnings: Warning[];
   targets: FoldTarget[];
-  /** The definitions of the meters the targets feed. */
-  meters: Map<string, MeterDefinition>;
   /** Extension: events whose aggregation property is not a number, which a numeric meter skips. */
   valueWarnings: { index: number; meter_id: string; message: string }[];
+  /** Per event, the active meters it feeds. */
+  matched: Map<number, string[]>;
 }
 
 /** What each event would feed: the active meters of its name, in the period its timestamp falls in. */
-async function plan(ctx: RequestContext, events: { index: number; key: string; name: string; customerId: string; timestamp: Date; properties: Record<string, unknown> }[]): Promise<Plan & { matched: Map<number, string[]> }> {
-  const byName = await metersByName(ctx, events.map((e) => e.name));
-  const active = (name: string) => (byName.get(name) ?? []).filter((m) => m.status === 'active');
-  const periodOf = await meteringPeriods(ctx, events.map((e) => e.customerId), events.flatMap((e) => active(e.name).map((m) => m.id)));
-  const out: Plan & { matched: Map<number, string[]> } = { warnings: [], targets: [], meters: new Map(), valueWarnings: [], matched: new Map() };
+function plan(ctx: RequestContext, inputs: IngestInputs, events: readonly PlannedEvent[]): Plan {
+  const byName = byEventName(inputs.meters);
+  const periodOf = periodsFrom(inputs.subscriptions, ctx.clock.now());
+  const out: Plan = { warnings: [], targets: [], valueWarnings: [], matched: new Map() };
   for (const e of events) {
     const all = byName.get(e.name) ?? [];
-    const live = active(e.name);
+    const live = all.filter((m) => m.status === 'active');
     out.matched.set(e.index, live.map((m) => m.id));
     if (!all.length) {
-      out.warnings.push({ index: e.index, code: 'no_matching_meter', message: `No meter consumes events named ${e.name}; the event is stored but feeds no usage` });
+      out.warnings.push({ index: e.index, code: 'no_matching_meter', message: `No meter consumes events named ${e.name}; the event is stored, and a meter created for the name counts it in the billing periods still open` });
       continue;
     }
     if (!live.length) {
@@ -92,7 +101,6 @@ async function plan(ctx: RequestContext, events: { index: number; key: string; n
       if (period.final) continue;
       open++;
       out.targets.push({ key: e.key, meterId: m.id, customerId: e.customerId, periodStart: period.start, periodEnd: period.end });
-      out.meters.set(m.id, definitionOf(m));
       const property = m.aggregationProperty;
       if (['sum', 'average', 'min', 'max'].includes(m.aggregation) && property && !readsAsNumber(e.properties[property])) {
         out.valueWarnings.push({ index: e.index, meter_id: m.id, message: `properties.${property} is ${e.properties[property] === undefined ? 'missing' : 'not a number'}; meter ${m.id} (${m.aggregation}) skips this event's value` });
@@ -105,15 +113,19 @@ async function plan(ctx: RequestContext, events: { index: number; key: string; n
   return out;
 }
 
+/** How often an ingest plans again when meters keep changing under it before it gives up. */
+const PLAN_ATTEMPTS = 5;
+
 /**
  * Ingests a batch all or nothing: every event is validated and its customer resolved before
  * anything is written (422 naming `events[i].field`). Each event is stored under its trimmed
  * `event_id` (generated when absent), once per store and environment forever: a repeated id,
  * in the batch or from any earlier or concurrent batch, records nothing. New events are folded
- * into the consumed-units projection in the same statement that stores them.
+ * into the consumed-units projection and the meters' daily rollups in the same statement that
+ * stores them.
  */
 export async function ingest(ctx: RequestContext, input: BatchInput) {
-  const checked = await checkBatch(ctx, input.events);
+  let { checked, inputs } = await checkBatch(ctx, input.events);
   const invalid = checked.filter((c): c is Extract<Checked, { ok: false }> => !c.ok);
   if (invalid.length) throw new AppError('unprocessable_input', 'The batch was rejected: no event was ingested', invalid.map((c) => c.issue));
   const now = ctx.clock.now();
@@ -130,14 +142,26 @@ export async function ingest(ctx: RequestContext, input: BatchInput) {
     }
     return key;
   });
-  const { warnings, targets, meters, valueWarnings } = await plan(ctx, events.map((e) => ({ index: e.index, key: e.key, name: e.eventName, customerId: e.customerId, timestamp: e.timestamp, properties: e.properties })));
-  await storeAndFold(ctx, now, events, targets, meters);
-  // A duplicate entry of the batch warns as its first occurrence does.
-  const warned = checked.flatMap((c) => {
-    const first = firstOf.get(eventIds[c.index]!)!;
-    return warnings.filter((w) => w.index === first).map((w) => ({ ...w, index: c.index }));
-  });
-  return { accepted: checked.length, event_ids: eventIds, ...(warned.length ? { warnings: warned } : {}), ...(valueWarnings.length ? { value_warnings: valueWarnings } : {}) };
+  const planned = events.map((e) => ({ index: e.index, key: e.key, name: e.eventName, customerId: e.customerId, timestamp: e.timestamp, properties: e.properties }));
+  const eventNames = [...new Set(events.map((e) => e.eventName))];
+  for (let attempt = 1; ; attempt++) {
+    const { warnings, targets, valueWarnings } = plan(ctx, inputs, planned);
+    const meters = new Map(inputs.meters.map((m) => [m.id, definitionOf(m)]));
+    const rollups = inputs.meters.filter((m) => m.dailyRollupFrom !== null).map((m) => ({ meterId: m.id }));
+    const versions = inputs.meters.map((m) => m.version);
+    const { fresh } = await storeAndFold(ctx, now, { events, targets, rollups, meters, versions, eventNames });
+    if (fresh) {
+      // A duplicate entry of the batch warns as its first occurrence does.
+      const warned = checked.flatMap((c) => {
+        const first = firstOf.get(eventIds[c.index]!)!;
+        return warnings.filter((w) => w.index === first).map((w) => ({ ...w, index: c.index }));
+      });
+      return { accepted: checked.length, event_ids: eventIds, ...(warned.length ? { warnings: warned } : {}), ...(valueWarnings.length ? { value_warnings: valueWarnings } : {}) };
+    }
+    if (attempt === PLAN_ATTEMPTS) throw new AppError('change_in_progress', 'The meters of these events kept changing while the batch was ingested; nothing was stored, send it again');
+    // A meter of these names changed between the plan and the write: plan again on what is there now.
+    ({ inputs } = await checkBatch(ctx, input.events));
+  }
 }
 
 /**
@@ -146,13 +170,14 @@ export async function ingest(ctx: RequestContext, input: BatchInput) {
  * active meters it would feed and the warnings.
  */
 export async function previewIngest(ctx: RequestContext, input: BatchInput) {
-  const checked = await checkBatch(ctx, input.events);
+  const { checked, inputs } = await checkBatch(ctx, input.events);
   const now = ctx.clock.now();
   const valid = checked.filter((c): c is Extract<Checked, { ok: true }> => c.ok);
   const keys = valid.flatMap((c) => (c.key ? [c.key] : []));
   const stored = new Set(keys.length ? (await db(ctx).usageEvent.findMany({ where: { idempotencyKey: { in: keys } }, select: { idempotencyKey: true } })).map((e) => e.idempotencyKey) : []);
-  const { warnings, matched } = await plan(
+  const { warnings, matched } = plan(
     ctx,
+    inputs,
     valid.map((c) => ({ index: c.index, key: c.key ?? `preview:${c.index}`, name: c.event.name, customerId: c.customerId, timestamp: c.event.timestamp ?? now, properties: c.event.properties })),
   );
   const seen = new Set<string>();
@@ -191,7 +216,8 @@ export async function listUsageEvents(ctx: RequestContext, input: ListUsageEvent
     take: input.limit + 1,
   });
   const page = rows.slice(0, input.limit);
-  const byName = await metersByName(ctx, page.map((e) => e.eventName));
+  const names = [...new Set(page.map((e) => e.eventName))];
+  const byName = byEventName(names.length ? await db(ctx).meter.findMany({ where: { eventName: { in: names } }, orderBy: { id: 'asc' } }) : []);
   return { data: page.map((e) => ({ event: e, matched: (byName.get(e.eventName) ?? []).filter((m) => m.status === 'active').map((m) => m.id) })), has_more: rows.length > input.limit };
 }
 
