@@ -5,6 +5,7 @@
  */
 import { Prisma } from '../generated/prisma/client.js';
 import type { FilterClause, MeterFilter } from '../modules/meters/meter-filter.js';
+import { PREPARED } from './database.js';
 import { sqlClient, type TenantContext } from './tenant.js';
 
 export type Aggregation = 'count' | 'sum' | 'average' | 'min' | 'max' | 'unique';
@@ -171,6 +172,7 @@ export interface FoldTarget {
 const jsonb = (value: unknown) => Prisma.sql`CAST(${JSON.stringify(value)} AS jsonb)`;
 /** The strings as a text[] built from one jsonb parameter. */
 const textArray = (values: readonly string[]) => Prisma.sql`ARRAY(SELECT jsonb_array_elements_text(${jsonb(values)}))`;
+const prepared = Prisma.raw(PREPARED);
 const tenantOf = (ctx: TenantContext, alias: string) => Prisma.sql`${Prisma.raw(alias)}."storeId" = ${ctx.storeId} AND ${Prisma.raw(alias)}."mode" = CAST(${ctx.mode} AS "Mode")`;
 
 /**
@@ -242,7 +244,7 @@ export interface IngestInputs {
 
 /** Everything an ingest plans with, in one statement: customers, meters of the names, and the subscriptions behind their periods. */
 export async function readIngestInputs(ctx: TenantContext, q: { customerIds: readonly string[]; externalIds: readonly string[]; eventNames: readonly string[] }): Promise<IngestInputs> {
-  const [row] = await sqlClient(ctx).$queryRaw<{ customers: IngestInputs['customers']; meters: Json<MeterRow>[]; subscriptions: Json<SubscriptionPeriodRow>[] }[]>`
+  const [row] = await sqlClient(ctx).$queryRaw<{ customers: IngestInputs['customers']; meters: Json<MeterRow>[]; subscriptions: Json<SubscriptionPeriodRow>[] }[]>`${prepared}
     WITH c AS (
       SELECT c."id", c."externalId" FROM "Customer" c
        WHERE ${tenantOf(ctx, 'c')} AND (c."id" = ANY(${textArray(q.customerIds)}) OR c."externalId" = ANY(${textArray(q.externalIds)}))
@@ -278,7 +280,7 @@ export interface ConsumedInputs {
  * period's is among them whenever it exists; see `currentRow`).
  */
 export async function readConsumedInputs(ctx: TenantContext, meterId: string, customerId: string, now: Date): Promise<ConsumedInputs> {
-  const [row] = await sqlClient(ctx).$queryRaw<{ meters: Json<MeterRow>[]; customer: boolean; subscriptions: Json<SubscriptionPeriodRow>[]; recent: { periodStart: string; units: string; updatedAt: string }[] }[]>`
+  const [row] = await sqlClient(ctx).$queryRaw<{ meters: Json<MeterRow>[]; customer: boolean; subscriptions: Json<SubscriptionPeriodRow>[]; recent: { periodStart: string; units: string; updatedAt: string }[] }[]>`${prepared}
     SELECT (SELECT coalesce(json_agg(m), '[]') FROM (SELECT ${meterColumns('m')} FROM "Meter" m WHERE m."id" = ${meterId} AND ${tenantOf(ctx, 'm')}) m) AS meters,
            EXISTS (SELECT 1 FROM "Customer" c WHERE c."id" = ${customerId} AND ${tenantOf(ctx, 'c')}) AS customer,
            ${subscriptionPeriodsJson(ctx, Prisma.sql`SELECT CAST(${customerId} AS text)`, Prisma.sql`SELECT CAST(${meterId} AS text)`)} AS subscriptions,
@@ -344,7 +346,7 @@ export async function storeAndFold(ctx: TenantContext, now: Date, batch: StoreAn
   const rollups = new Set(batch.rollups.map((r) => r.meterId));
   const rm = fed.map(([id, m]) => ({ meter: id, name: m.eventName, rollup: rollups.has(id) }));
   const targets = batch.targets.map((t) => ({ key: t.key, meter: t.meterId, ps: t.periodStart.toISOString(), pe: t.periodEnd.toISOString() }));
-  const [row] = await sqlClient(ctx).$queryRaw<{ fresh: boolean; inserted: bigint }[]>`
+  const [row] = await sqlClient(ctx).$queryRaw<{ fresh: boolean; inserted: bigint }[]>`${prepared}
     WITH fresh AS (
       SELECT coalesce((SELECT array_agg(${meterVersion('m')} ORDER BY m."id") FROM "Meter" m WHERE ${tenantOf(ctx, 'm')} AND m."eventName" = ANY(${textArray(batch.eventNames)})), '{}')
              = ${textArray(batch.versions)} AS ok
