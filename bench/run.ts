@@ -400,10 +400,13 @@ function reportMetering(r: MeteringBench): number {
   const ratio = ours / r.ingest.find((x) => x.target === INSERT_BASELINE)!.eventsPerSec;
   const preview = r.preview[0]!;
   const p99 = r.consumed.find((x) => x.target === OURS && x.connections === 10)!.p99Ms;
+  const baseP99 = r.consumed.find((x) => x.target !== OURS && x.connections === 10)!.p99Ms;
+  const oneP99 = r.consumed.find((x) => x.target === OURS && x.connections === 1)!.p99Ms;
   const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
   console.log(`\ntarget: ingestion at least 20,000 events/s and 0.3 of the INSERT baseline: ${verdict(ours >= 20_000 && ratio >= 0.3)} (${ours.toFixed(0)}/s, ${ratio.toFixed(2)})`);
   console.log(`target: meter preview over 1,000,000 events under 200 ms (median): ${verdict(preview.medianMs < 200)} (median ${preview.medianMs.toFixed(1)} ms, max ${preview.maxMs.toFixed(1)} ms)`);
-  console.log(`target: consumed units under 5 ms p99 at 10 connections: ${verdict(p99 < 5)} (p99 ${p99} ms)`);
+  console.log(`target: consumed units under 5 ms p99, one connection: ${verdict(oneP99 < 5)} (p99 ${oneP99} ms, autocannon's whole ms)`);
+  console.log(`target: consumed units under 5 ms p99 at 10 connections: ${verdict(p99 < 5)} (p99 ${p99} ms; hand-written pg's own: ${baseP99} ms)`);
   for (const p of r.problems) console.error(`BROKEN: ${p}`);
   return r.problems.length ? 1 : 0;
 }
