@@ -183,4 +183,25 @@ describe('meter aggregations', () => {
     expect((await call('POST', `/v1/meters/${created}/preview`)).json).toEqual(await rawPreview(created));
     for (const who of [customer, second]) expect(await units(created, who)).toBe(await units(created, who, new Date((await call('GET', '/v1/test-clock')).json.now).toISOString()));
   });
+
+  it('answers every request when a meter is redefined, archived and unarchived while batches are being ingested, and the numbers still equal a replay', async () => {
+    const id = await meter('sum', 'churning');
+    const batches = Array.from({ length: 10 }, (_, b) => Array.from({ length: 20 }, (_, j) => ({ name: 'churning', customer_id: j % 2 ? customer : second, event_id: `churn-${b}-${j}`, properties: { v: j, tier: j % 3 ? 'pro' : 'free' } })));
+    const changes = [
+      () => call('PATCH', `/v1/meters/${id}`, { filter: { conjunction: 'and', clauses: [{ property: 'tier', operator: 'equals', value: 'pro' }] } }),
+      () => call('POST', `/v1/meters/${id}/archive`),
+      () => call('POST', `/v1/meters/${id}/unarchive`),
+    ];
+    const answers = await Promise.all([...batches.map((events) => call('POST', '/v1/events/ingest', { events })), ...changes.map(async (change, i) => {
+      await new Promise((r) => setTimeout(r, 3 * i));
+      return change();
+    })]);
+    // A redefinition after the first fold is refused (409); nothing fails.
+    expect(answers.slice(0, 10).map((a) => a.status)).toEqual(Array(10).fill(202));
+    expect(answers.slice(10).map((a) => a.status).every((s) => s === 200 || s === 409)).toBe(true);
+    if ((await call('GET', `/v1/meters/${id}`)).json.status === 'archived') expect((await call('POST', `/v1/meters/${id}/unarchive`)).status).toBe(200);
+    const now = new Date((await call('GET', '/v1/test-clock')).json.now).toISOString();
+    for (const who of [customer, second]) expect(await units(id, who)).toBe(await units(id, who, now));
+    expect((await call('POST', `/v1/meters/${id}/preview`)).json).toEqual(await rawPreview(id));
+  });
 });

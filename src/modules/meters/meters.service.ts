@@ -38,11 +38,12 @@ const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code ===
 
 /**
  * Summarizes the meter's events of the preview window from its raw events into its daily
- * rollup, which ingestion keeps from then on. Ingestion waits meanwhile (see holdIngestion).
+ * rollup, which ingestion keeps from then on. Call with ingestion held (holdIngestion), taken
+ * before the meter's row is written: an ingest in flight may update that row (`usageSeenAt`)
+ * while holding the events table, so the other order could deadlock.
  */
 async function startDailyRollup(ctx: RequestContext, meter: Meter): Promise<Meter> {
   const { from } = previewWindow(ctx.clock.now());
-  await holdIngestion(ctx);
   await rebuildDailyRollup(ctx, definitionOf(meter), from);
   // What its name already received in periods still open counts, as a replay with `at` would.
   await refoldOpenPeriods(ctx, meter);
@@ -51,6 +52,7 @@ async function startDailyRollup(ctx: RequestContext, meter: Meter): Promise<Mete
 
 export async function createMeter(ctx: RequestContext, input: CreateMeterInput): Promise<Meter> {
   await assertNameFree(ctx, input.name);
+  await holdIngestion(ctx);
   let created: Meter;
   try {
     created = await db(ctx).meter.create({
@@ -105,6 +107,8 @@ export async function updateMeter(ctx: RequestContext, input: UpdateMeterInput):
     }
   }
   if (input.name !== undefined && input.name !== meter.name) await assertNameFree(ctx, input.name, meter.id);
+  // A rename changes nothing ingestion computes; a new definition is summarized again below.
+  if (redefined) await holdIngestion(ctx);
   let updated: Meter;
   try {
     updated = await db(ctx).meter.update({
@@ -137,8 +141,8 @@ export async function archiveMeter(ctx: RequestContext, id: string): Promise<Met
 export async function unarchiveMeter(ctx: RequestContext, id: string): Promise<Meter> {
   const meter = await findMeterOrThrow(ctx, id);
   if (meter.status === 'active') return meter;
-  const updated = await db(ctx).meter.update({ where: { id }, data: { status: 'active' } });
   await holdIngestion(ctx);
+  const updated = await db(ctx).meter.update({ where: { id }, data: { status: 'active' } });
   await refoldOpenPeriods(ctx, updated);
   return updated;
 }
