@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCustomer } from '../support/factories.js';
+import { storeAndFold } from '../../src/db/usage.js';
 import { api, startTestService, type TestService } from '../support/service.js';
 
 /**
@@ -11,10 +12,12 @@ describe('meter aggregations', () => {
   let call: ReturnType<typeof api>;
   let customer: string;
   let second: string;
+  let storeId: string;
   let n = 0;
   beforeAll(async () => {
     service = await startTestService();
     const store = await service.createStore('Aggregations');
+    storeId = store.id;
     call = api(service.testUrl, store.test_api_key);
     customer = (await makeCustomer(service.contextOf(store))).id;
     second = (await makeCustomer(service.contextOf(store))).id;
@@ -203,5 +206,19 @@ describe('meter aggregations', () => {
     const now = new Date((await call('GET', '/v1/test-clock')).json.now).toISOString();
     for (const who of [customer, second]) expect(await units(id, who)).toBe(await units(id, who, now));
     expect((await call('POST', `/v1/meters/${id}/preview`)).json).toEqual(await rawPreview(id));
+  });
+
+  it('writes nothing from a plan made against meters that have changed since, so the batch is planned again', async () => {
+    const id = await meter('count', 'stale');
+    const ctx = service.contextOf({ id: storeId });
+    const event = { id: 'uev_stale_1', key: 'stale-1', eventName: 'stale', customerId: customer, properties: {}, timestamp: new Date() };
+    const meters = new Map([[id, { eventName: 'stale', aggregation: 'count' as const, property: null, filter: { conjunction: 'and' as const, clauses: [] } }]]);
+    // The plan saw no meter of the name; one exists now.
+    const stale = await storeAndFold(ctx, new Date(), { events: [event], targets: [], rollups: [], meters, versions: [], eventNames: ['stale'] });
+    expect(stale).toEqual({ fresh: false, inserted: 0 });
+    expect((await call('GET', '/v1/events?reference=stale-1')).json.data).toHaveLength(0);
+    // Through the API the same event is planned with the meter and counted.
+    await ingest([{ name: 'stale', customer_id: customer, event_id: 'stale-1' }]);
+    expect(await units(id)).toBe('1');
   });
 });
