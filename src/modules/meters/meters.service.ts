@@ -157,8 +157,10 @@ async function refoldOpenPeriods(ctx: RequestContext, meter: Meter): Promise<voi
   const customers = await customersWithEvents(ctx, meter.eventName, addDays(now, -400));
   const periodOf = await meteringPeriods(ctx, customers, [meter.id]);
   const periods = customers.flatMap((customerId) => {
-    // The period now, the one the late window still holds, the one before, and the next (events sent ahead).
-    const instants = [now, new Date(now.getTime() - LATE_EVENT_WINDOW_MS), addDays(now, -31), addDays(now, 31)];
+    // The period now, the one the late window still holds, the one before, and the one right
+    // after (events sent ahead fold there); not further ahead, where a replay's date ranges
+    // could overlap periods of another kind.
+    const instants = [now, new Date(now.getTime() - LATE_EVENT_WINDOW_MS), addDays(now, -31), periodOf(customerId, meter.id, now).end];
     const open = instants.map((at) => periodOf(customerId, meter.id, at)).filter((p) => !p.final);
     return [...new Map(open.map((p) => [p.start.getTime(), { customerId, start: p.start, end: p.end }])).values()];
   });
