@@ -9,6 +9,8 @@ import type { TestDatabase } from './database.js';
 
 interface Layer {
   route?: { path: string; methods: Record<string, boolean>; stack: { handle: unknown }[] };
+  /** A dispatch to per-resource routers (src/rest/router.ts). */
+  handle?: { routers?: Router[] };
 }
 
 export interface RouteInfo {
@@ -21,7 +23,8 @@ export interface RouteInfo {
 }
 
 function routesOf(router: Router): RouteInfo[] {
-  return (router as unknown as { stack: Layer[] }).stack.flatMap((layer) => {
+  return (router as unknown as { stack: Layer[] }).stack.flatMap((layer): RouteInfo[] => {
+    if (layer.handle?.routers) return layer.handle.routers.flatMap(routesOf);
     const r = layer.route;
     if (!r) return [];
     const operation = r.stack.map((s) => operationOfHandler(s.handle)).find(Boolean);
