@@ -11,6 +11,15 @@ const MAX_TIME = new Date('9999-12-31T23:59:59.999Z').getTime();
 
 export type TimePart = 'required' | 'optional';
 
+/** Epoch ms of a UTC calendar time; Date.UTC reads years 0–99 as 1900–1999, so those are set apart. */
+function utcTime(year: number, month: number, day: number, hour: number, minute: number, second: number, ms: number): number {
+  if (year >= 100) return Date.UTC(year, month - 1, day, hour, minute, second, ms);
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hour, minute, second, ms);
+  return date.getTime();
+}
+
 function daysInMonth(year: number, month: number): number {
   if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
   return [4, 6, 9, 11].includes(month) ? 30 : 31;
@@ -42,10 +51,8 @@ export function parseIsoDate(text: string, time: TimePart): Date | null {
     if (oh > 23 || om > 59) return null;
     offsetMinutes = (offset[0] === '-' ? -1 : 1) * (oh * 60 + om);
   }
-  const date = new Date(0);
-  date.setUTCFullYear(year, month - 1, day);
-  date.setUTCHours(hour, minute, second, Math.floor(Number(`0.${frac ?? 0}`) * 1000));
-  const at = date.getTime() - offsetMinutes * 60_000;
+  const ms = frac === undefined ? 0 : Number(`${frac}00`.slice(0, 3));
+  const at = utcTime(year, month, day, hour, minute, second, ms) - offsetMinutes * 60_000;
   if (year < 1 || at < MIN_TIME || at > MAX_TIME) return null;
   return new Date(at);
 }

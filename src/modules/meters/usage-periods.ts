@@ -59,13 +59,21 @@ export function periodsFrom(subscriptions: readonly SubscriptionPeriodRow[], now
       }
     }
   }
+  // A batch's events mostly share a month: one period object per month, not per event.
+  const months = new Map<number, MeteringPeriod>();
+  const monthOf = (at: Date) => {
+    const key = at.getUTCFullYear() * 12 + at.getUTCMonth();
+    let period = months.get(key);
+    if (!period) months.set(key, (period = calendarMonth(at, now)));
+    return period;
+  };
   return (customerId: string, meterId: string, at: Date): MeteringPeriod => {
     const s = byPair.get(`${customerId}\u0000${meterId}`);
-    if (!s) return calendarMonth(at, now);
-    if (at < s.start) return at < s.anchor ? calendarMonth(at, now) : pastPeriod(s, at);
+    if (!s) return monthOf(at);
+    if (at < s.start) return at < s.anchor ? monthOf(at) : pastPeriod(s, at);
     if (at < s.end) return { start: s.start, end: s.end, final: false };
     if (at < s.next.end) return { ...s.next, final: false };
-    return calendarMonth(at, now);
+    return monthOf(at);
   };
 }
 

@@ -81,12 +81,17 @@ interface Plan {
 /** What each event would feed: the active meters of its name, in the period its timestamp falls in. */
 function plan(ctx: RequestContext, inputs: IngestInputs, events: readonly PlannedEvent[]): Plan {
   const byName = byEventName(inputs.meters);
+  // Per event name once, not per event: its meters, the active ones and their ids.
+  const feeds = new Map([...byName].map(([name, all]) => {
+    const live = all.filter((m) => m.status === 'active');
+    return [name, { all, live, ids: live.map((m) => m.id) }] as const;
+  }));
+  const none = { all: [], live: [], ids: [] };
   const periodOf = periodsFrom(inputs.subscriptions, ctx.clock.now());
   const out: Plan = { warnings: [], targets: [], valueWarnings: [], matched: new Map() };
   for (const e of events) {
-    const all = byName.get(e.name) ?? [];
-    const live = all.filter((m) => m.status === 'active');
-    out.matched.set(e.index, live.map((m) => m.id));
+    const { all, live, ids } = feeds.get(e.name) ?? none;
+    out.matched.set(e.index, ids);
     if (!all.length) {
       out.warnings.push({ index: e.index, code: 'no_matching_meter', message: `No meter consumes events named ${e.name}; the event is stored, and a meter created for the name counts it in the billing periods still open` });
       continue;
