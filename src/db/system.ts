@@ -1,6 +1,7 @@
 /**
  * Access that belongs to no single tenant, kept to the few places that need it:
- * - stores and API keys (operator commands; resolving a key to its store);
+ * - stores and API keys (operator commands; resolving a key to its store; whether the stores a
+ *   split names as recipients exist);
  * - service-wide settings (keys the service generates for itself);
  * - the job runner, which claims due work of every store and then runs each item in its
  *   store's tenant-bound context;
@@ -13,7 +14,7 @@
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { Mode } from '../generated/prisma/enums.js';
 import { isStorableText } from '../lib/text.js';
-import { rootOf, type DataScope } from './tenant.js';
+import { rootOf, sqlClient, type DataScope, type TenantContext } from './tenant.js';
 
 export function systemDb(scope: DataScope): PrismaClient {
   return rootOf(scope);
@@ -37,4 +38,15 @@ export async function storeOwning(scope: DataScope, model: 'Checkout' | 'Product
         ? await db.product.findFirst({ where, select })
         : await db.customer.findFirst({ where, select });
   return row?.storeId ?? null;
+}
+
+/**
+ * Which of the given store ids exist (split recipients are other stores). Read through the
+ * caller's transaction when it has one: on the embedded database that holds the only connection.
+ */
+export async function existingStores(ctx: TenantContext, ids: readonly string[]): Promise<Set<string>> {
+  const storable = ids.filter(isStorableText);
+  if (!storable.length) return new Set();
+  const rows = await sqlClient(ctx).$queryRaw<{ id: string }[]>`SELECT "id" FROM "Store" WHERE "id" = ANY(${storable})`;
+  return new Set(rows.map((r) => r.id));
 }

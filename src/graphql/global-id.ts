@@ -22,6 +22,7 @@ const NODE_TYPE_OF: Partial<Record<IdKind, string>> = {
   creditAccount: 'CreditAccount',
   ledgerTransaction: 'CreditTransaction',
   meter: 'Meter',
+  split: 'Split',
 };
 
 const TYPE_BY_PREFIX = new Map<string, string>(

@@ -14,6 +14,7 @@ import { refundRoutes } from '../modules/refunds/refunds.routes.js';
 import { creditRoutes } from '../modules/credits/credits.routes.js';
 import { meterRoutes } from '../modules/meters/meters.routes.js';
 import { usageEventRoutes } from '../modules/usage-events/usage-events.routes.js';
+import { splitRoutes } from '../modules/splits/splits.routes.js';
 import { AppError } from '../lib/errors.js';
 import { requireApiKey, type ListenerEnv } from './auth.js';
 
@@ -34,6 +35,7 @@ export const V1_ROUTES: ((router: Router) => void)[] = [
   creditRoutes,
   meterRoutes,
   usageEventRoutes,
+  splitRoutes,
 ];
 
 /** The verbs routes register with (see `route` in operation-route.ts). */

@@ -28,6 +28,7 @@ interface Fixture {
   creditAccount: string;
   creditTransaction: string;
   meter: string;
+  split: string;
 }
 
 type Call = { query?: Record<string, string>; body?: Record<string, unknown>; params?: Record<string, string> };
@@ -114,6 +115,10 @@ const ROUTES: Record<string, ((f: Fixture) => Call) | null> = {
   'POST /events/ingest': null,
   'POST /events/preview': null,
   'GET /events': (f) => ({ query: { meter_id: f.meter } }),
+  'POST /splits': null,
+  'GET /splits': null,
+  'GET /splits/:id': (f) => ({ params: { id: f.split } }),
+  'DELETE /splits/:id': (f) => ({ params: { id: f.split } }),
 };
 
 /** Every route of the /v1 router as "METHOD /path". */
@@ -149,6 +154,7 @@ describe('isolation of every /v1 route that names a resource', () => {
     const creditTransaction = (await rest('POST', `/v1/customer-credits/accounts/${creditAccount}/credit`, { amount: '5', reference: 'owned', idempotency_key: 'owner-credit' })).json.id;
     const meter = (await rest('POST', '/v1/meters', { name: 'Owned', event_name: 'owned.usage', aggregation: 'sum', aggregation_property: 'n', unit_label: 'n' })).json.id;
     await rest('POST', '/v1/events/ingest', { events: [{ name: 'owned.usage', customer_id: customer, event_id: 'owned-1', properties: { n: 3 } }] });
+    const split = (await rest('POST', '/v1/splits', { type: 'store', type_reference: owner.id, recipients: [{ recipient_type: 'email', recipient_reference: 'partner@example.com', amount: 10 }] })).json.id;
     fixture = {
       product: keyed.id,
       customer,
@@ -166,6 +172,7 @@ describe('isolation of every /v1 route that names a resource', () => {
       creditAccount,
       creditTransaction,
       meter,
+      split,
     };
     const other = await service.createStore('Intruder');
     intruders = [

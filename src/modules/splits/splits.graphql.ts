@@ -1,0 +1,78 @@
+import { apiEnum, builder, ModeEnum } from '../../graphql/builder.js';
+import { listQuery } from '../../graphql/connection.js';
+import { operationMutation, payloadType } from '../../graphql/mutation.js';
+import { createSplitOp, deleteSplitOp } from './splits.operations.js';
+import { RECIPIENT_TYPES, SPLIT_TYPES } from './splits.schemas.js';
+import { maskEmail } from './splits.serializer.js';
+import { splitListing } from './splits.service.js';
+
+const SplitTypeEnum = apiEnum('SplitType', SPLIT_TYPES, '`store`: every payment of the store; `product`: payments for one product');
+const RecipientTypeEnum = apiEnum('SplitRecipientType', RECIPIENT_TYPES, '`store`: an existing store; `email`: an invitee who has not accepted yet');
+
+builder.prismaObject('SplitRecipient', {
+  description: 'Who receives a share of the payments a split covers',
+  fields: (t) => ({
+    recipientType: t.field({ type: RecipientTypeEnum, select: { recipientType: true }, resolve: (r) => r.recipientType as (typeof RECIPIENT_TYPES)[number] }),
+    recipientReference: t.string({
+      description: "A store id, or an invitee's masked e-mail address (never the address itself)",
+      select: { recipientType: true, recipientReference: true },
+      resolve: (r) => (r.recipientType === 'email' ? maskEmail(r.recipientReference) : r.recipientReference),
+    }),
+    percent: t.float({ description: 'The share of the payment net of tax, in percent (two decimals at most)', select: { amount: true }, resolve: (r) => Number(r.amount) }),
+    enabled: t.exposeBoolean('enabled', { description: 'Receiving its share now; invitees once they accept' }),
+    inviteStatus: t.string({ nullable: true, description: 'pending, accepted or declined (invitees only)', select: { recipientType: true, inviteStatus: true }, resolve: (r) => (r.recipientType === 'email' ? r.inviteStatus : null) }),
+  }),
+});
+
+builder.prismaNode('Split', {
+  id: { field: 'id' },
+  nullable: true,
+  // A deleted split is gone for the API, as REST answers 404 for it.
+  findUnique: (id) => ({ id, deletedAt: null }),
+  description: 'A revenue split: a share of the payments of the store, or of one product, for other stores',
+  fields: (t) => ({
+    mode: t.expose('mode', { type: ModeEnum }),
+    type: t.field({ type: SplitTypeEnum, select: { type: true }, resolve: (s) => s.type as (typeof SPLIT_TYPES)[number] }),
+    typeReference: t.exposeString('typeReference', { description: 'The store id (type store) or the product id (type product)' }),
+    description: t.exposeString('description', { nullable: true }),
+    enabled: t.exposeBoolean('enabled', { description: 'False while it waits for an invitee to accept, and once deleted' }),
+    recipients: t.relation('recipients', { query: { orderBy: { id: 'asc' } } }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+listQuery('splits', { type: 'Split', description: "The store's splits in this environment, newest first (deleted ones are gone)", listing: (ctx) => splitListing(ctx) });
+
+const SplitPayload = payloadType('SplitPayload', 'split', 'Split', 'The split');
+
+operationMutation('createSplit', {
+  op: createSplitOp,
+  input: builder.inputType('CreateSplitInput', {
+    fields: (t) => ({
+      type: t.field({ type: SplitTypeEnum, required: true }),
+      typeReference: t.string({ required: true, description: 'Your store id (type store) or a product id (type product)' }),
+      description: t.string({ required: false }),
+      recipients: t.field({
+        type: [
+          builder.inputType('SplitRecipientInput', {
+            fields: (f) => ({
+              recipientType: f.field({ type: RecipientTypeEnum, required: true }),
+              recipientReference: f.string({ required: true, description: 'A store id, or an e-mail address to invite' }),
+              amount: f.float({ required: true, description: 'Percent, 1 to 100, two decimals at most; all recipients together at most 100' }),
+            }),
+          }),
+        ],
+        required: true,
+      }),
+    }),
+  }),
+  payload: SplitPayload,
+  description: 'Shares payments with 1 to 10 recipients; with e-mail invitees only it starts disabled until one accepts',
+});
+
+operationMutation('deleteSplit', {
+  op: deleteSplitOp,
+  input: builder.inputType('DeleteSplitInput', { fields: (t) => ({ id: t.id({ required: true, description: 'spl_…' }) }) }),
+  payload: SplitPayload,
+  description: 'Stops the split for every payment from now on',
+});

@@ -1,0 +1,13 @@
+import { defineOperation } from '../../core/operation.js';
+import { mapPage } from '../../lib/pagination.js';
+import { createSplitSchema, listSplitsSchema, splitIdSchema } from './splits.schemas.js';
+import { serializeSplit } from './splits.serializer.js';
+import { createSplit, deleteSplit, findSplitOrThrow, listSplits, type SplitWithRecipients } from './splits.service.js';
+
+/** The split operations of the official client (`splits*`), for REST and GraphQL alike. */
+const render = (_ctx: unknown, s: SplitWithRecipients) => serializeSplit(s);
+
+export const createSplitOp = defineOperation({ name: 'splits.create', input: createSplitSchema, write: true, run: createSplit, render });
+export const retrieveSplitOp = defineOperation({ name: 'splits.retrieve', input: splitIdSchema, write: false, run: findSplitOrThrow, render });
+export const listSplitsOp = defineOperation({ name: 'splits.list', input: listSplitsSchema, write: false, run: listSplits, render: (_ctx, page) => mapPage(page, serializeSplit), idOf: () => null });
+export const deleteSplitOp = defineOperation({ name: 'splits.delete', input: splitIdSchema, write: true, run: deleteSplit, render });

@@ -1,0 +1,38 @@
+import type { SplitRecipient } from '../../generated/prisma/client.js';
+import type { SplitWithRecipients } from './splits.service.js';
+
+/** `j***@example.com`: enough for the seller to recognise an invitee, not to read the address. */
+export function maskEmail(address: string): string {
+  const at = address.lastIndexOf('@');
+  if (at <= 0) return '***';
+  return `${address[0]}***${address.slice(at)}`;
+}
+
+/** A recipient as the client's SplitRecipientEntity: invitees who have not accepted show a masked address. */
+export function serializeRecipient(r: SplitRecipient) {
+  const waiting = r.recipientType === 'email';
+  return {
+    type: 'percentage' as const,
+    recipient_type: r.recipientType as 'store' | 'email',
+    recipient_reference: waiting ? maskEmail(r.recipientReference) : r.recipientReference,
+    amount: Number(r.amount),
+    enabled: r.enabled,
+    ...(waiting ? { invite_status: r.inviteStatus } : {}),
+  };
+}
+
+/** The /v1 SplitEntity; `created_at` in Unix milliseconds, as the spec says. */
+export function serializeSplit(s: SplitWithRecipients) {
+  return {
+    id: s.id,
+    mode: s.mode,
+    object: 'split',
+    store_id: s.storeId,
+    ...(s.description ? { description: s.description } : {}),
+    type: s.type as 'store' | 'product',
+    type_reference: s.typeReference,
+    enabled: s.enabled,
+    recipients: s.recipients.map(serializeRecipient),
+    created_at: s.createdAt.getTime(),
+  };
+}

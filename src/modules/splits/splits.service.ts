@@ -1,0 +1,80 @@
+import { Prisma, type Split, type SplitRecipient } from '../../generated/prisma/client.js';
+import type { RequestContext } from '../../context.js';
+import { listing } from '../../db/listing.js';
+import { existingStores } from '../../db/system.js';
+import { db } from '../../db/tenant.js';
+import { IssueList, notFound, orNotFound } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { basisPoints, type CreateSplitInput, type ListSplitsInput, type SplitIdInput } from './splits.schemas.js';
+
+/**
+ * Revenue splits: a store shares a percentage of its payments (all of them, or one product's)
+ * with other stores. Recipients are existing stores, enabled at once, or e-mail invitees, who
+ * receive nothing until they accept; a split whose recipients are all invitees waiting starts
+ * disabled. A split is the caller's store's, always; another store's is not found.
+ */
+export type SplitWithRecipients = Split & { recipients: SplitRecipient[] };
+
+const INCLUDE = { recipients: { orderBy: { id: 'asc' } } } as const satisfies Prisma.SplitInclude;
+
+export async function createSplit(ctx: RequestContext, input: CreateSplitInput): Promise<SplitWithRecipients> {
+  const issues = new IssueList();
+  if (input.type === 'store' && input.type_reference !== ctx.storeId) {
+    issues.add('type_reference', `must be your store's id (${ctx.storeId}) for a store split`);
+  }
+  if (input.type === 'product' && !(await db(ctx).product.findUnique({ where: { id: input.type_reference }, select: { id: true } }))) {
+    issues.add('type_reference', `no product of this store has the id ${input.type_reference}`);
+  }
+  const storeIds = input.recipients.flatMap((r) => (r.recipient_type === 'store' ? [r.recipient_reference] : []));
+  const found = await existingStores(ctx, storeIds);
+  input.recipients.forEach((r, i) => {
+    if (r.recipient_type !== 'store') return;
+    if (r.recipient_reference === ctx.storeId) issues.add(['recipients', i, 'recipient_reference'], 'is your own store: the seller keeps what the recipients do not receive');
+    else if (!found.has(r.recipient_reference)) issues.add(['recipients', i, 'recipient_reference'], `no store has the id ${r.recipient_reference}`);
+  });
+  issues.throwIfAny();
+
+  const id = newId('split');
+  // Ids sort by creation time; handing them out in order keeps the recipients in the order sent.
+  const recipientIds = input.recipients.map(() => newId('splitRecipient')).sort();
+  const enabled = input.recipients.some((r) => r.recipient_type === 'store');
+  await db(ctx).split.create({
+    data: {
+      id,
+      type: input.type,
+      typeReference: input.type_reference,
+      description: input.description ?? null,
+      enabled,
+      recipients: {
+        create: input.recipients.map((r, i) => ({
+          id: recipientIds[i]!,
+          recipientType: r.recipient_type,
+          recipientReference: r.recipient_type === 'email' ? r.recipient_reference.toLowerCase() : r.recipient_reference,
+          amount: new Prisma.Decimal(basisPoints(r.amount)).div(100),
+          enabled: r.recipient_type === 'store',
+          inviteStatus: r.recipient_type === 'store' ? 'accepted' : 'pending',
+        })),
+      },
+    },
+  });
+  return findSplitOrThrow(ctx, { id });
+}
+
+/** A live split of the caller's store (deleted ones are gone for the API). */
+export const findSplitOrThrow = (ctx: RequestContext, input: SplitIdInput) =>
+  orNotFound(db(ctx).split.findFirst({ where: { id: input.id, deletedAt: null }, include: INCLUDE }), 'Split', input.id);
+
+/** The store's live splits, newest first (GraphQL reads it as a connection). */
+export const splitListing = (ctx: RequestContext) => listing(db(ctx).split, { deletedAt: null }, { id: 'desc' });
+
+export const listSplits = (ctx: RequestContext, input: ListSplitsInput) => splitListing(ctx).page(input, { include: INCLUDE });
+
+/**
+ * Stops the split for every payment from now on: it is disabled and marked deleted in one
+ * statement, and answered as it was left. A deleted split is not found again.
+ */
+export async function deleteSplit(ctx: RequestContext, input: SplitIdInput): Promise<SplitWithRecipients> {
+  const { count } = await db(ctx).split.updateMany({ where: { id: input.id, deletedAt: null }, data: { deletedAt: ctx.clock.now(), enabled: false } });
+  if (!count) throw notFound('Split', input.id);
+  return orNotFound(db(ctx).split.findUnique({ where: { id: input.id }, include: INCLUDE }), 'Split', input.id);
+}
