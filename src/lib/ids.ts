@@ -41,6 +41,7 @@ export const ID_PREFIX = {
   usageEvent: 'uev',
   split: 'spl',
   splitRecipient: 'splr',
+  splitAllocation: 'spla',
   webhook: 'wh',
   event: 'evt',
   job: 'job',

@@ -84,8 +84,14 @@ describe('revenue splits over /v1', () => {
       expect([param, res.status, res.json.message[0].split(':')[0]]).toEqual([param, 400, param]);
     }
     expect((await call('GET', '/v1/splits?page_size=100')).json.pagination.total_records).toBe(before);
+    // A payment's recipients take 100 % at most across splits: the product split of 40 % leaves 60 for store splits.
+    const over = await attempt({ recipients: [{ recipient_type: 'store', recipient_reference: partner, amount: 60.01 }] });
+    expect([over.status, over.json.message[0]]).toEqual([400, expect.stringContaining('recipients: other splits already take 40 %')]);
     // Exactly 100 in all is allowed.
-    expect((await attempt({ recipients: [{ recipient_type: 'store', recipient_reference: partner, amount: 60 }, { recipient_type: 'store', recipient_reference: second, amount: 40 }] })).status).toBe(200);
+    const fresh = (await makeProduct(service.contextOf({ id: storeId }))).id;
+    const full = await attempt({ type: 'product', type_reference: fresh, recipients: [{ recipient_type: 'store', recipient_reference: partner, amount: 60 }, { recipient_type: 'store', recipient_reference: second, amount: 40 }] });
+    expect(full.status).toBe(200);
+    expect((await call('DELETE', `/v1/splits/${full.json.id}`)).status).toBe(200);
   });
 
   it("keeps each store's splits to itself", async () => {

@@ -1,3 +1,4 @@
+import { allocateToSplits } from '../splits/split-allocations.js';
 import type { Discount, Prisma as P } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../context.js';
 import { db } from '../../db/tenant.js';
@@ -138,6 +139,7 @@ export async function completePurchase(
       createdAt: now,
     },
   });
+  await allocateToSplits(ctx, [{ transactionId, productId: product.id, net: quote.amount_due - quote.tax_amount, currency: quote.currency }]);
   await expectDispute(ctx, transactionId, charge);
   await tx.order.create({
     data: {

@@ -1,3 +1,4 @@
+import { allocatePaid } from '../splits/split-allocations.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../context.js';
 import { db, inTransaction, lockRow, updateRows } from '../../db/tenant.js';
@@ -83,6 +84,7 @@ async function finishRecharge(ctx: RequestContext, accountId: string, started: S
   });
   if (settled.count === 0 || result.status !== 'succeeded') return;
   const account = await db(ctx).creditAccount.findUniqueOrThrow({ where: { id: accountId } });
+  await allocatePaid(ctx, started.transactionId, account.rechargeProductId);
   const amount = account.rechargeAmount;
   if (!amount) return;
   const key = `recharge:${started.transactionId}`;

@@ -3,7 +3,7 @@ import type { RequestContext } from '../../context.js';
 import { listing } from '../../db/listing.js';
 import { existingStores } from '../../db/system.js';
 import { db } from '../../db/tenant.js';
-import { IssueList, notFound, orNotFound } from '../../lib/errors.js';
+import { invalidField, IssueList, notFound, orNotFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { basisPoints, type CreateSplitInput, type ListSplitsInput, type SplitIdInput } from './splits.schemas.js';
 
@@ -33,6 +33,7 @@ export async function createSplit(ctx: RequestContext, input: CreateSplitInput):
     else if (!found.has(r.recipient_reference)) issues.add(['recipients', i, 'recipient_reference'], `no store has the id ${r.recipient_reference}`);
   });
   issues.throwIfAny();
+  await assertRoomForShares(ctx, input);
 
   const id = newId('split');
   // Ids sort by creation time; handing them out in order keeps the recipients in the order sent.
@@ -58,6 +59,24 @@ export async function createSplit(ctx: RequestContext, input: CreateSplitInput):
     },
   });
   return findSplitOrThrow(ctx, { id });
+}
+
+/**
+ * A payment's recipients may together take at most 100 % of it: the store's splits apply to
+ * every payment, a product's to that product's, so a new store split must leave room under the
+ * most shared product, and a new product split under the store splits and that product's.
+ */
+async function assertRoomForShares(ctx: RequestContext, input: CreateSplitInput): Promise<void> {
+  const live = await db(ctx).split.findMany({ where: { deletedAt: null }, include: { recipients: { select: { amount: true } } } });
+  const sharesOf = (s: (typeof live)[number]) => s.recipients.reduce((sum, r) => sum + basisPoints(Number(r.amount)), 0);
+  const storeWide = live.filter((s) => s.type === 'store').reduce((sum, s) => sum + sharesOf(s), 0);
+  const byProduct = new Map<string, number>();
+  for (const s of live) if (s.type === 'product') byProduct.set(s.typeReference, (byProduct.get(s.typeReference) ?? 0) + sharesOf(s));
+  const taken = input.type === 'store' ? storeWide + Math.max(0, ...byProduct.values()) : storeWide + (byProduct.get(input.type_reference) ?? 0);
+  const asked = input.recipients.reduce((sum, r) => sum + basisPoints(r.amount), 0);
+  if (taken + asked > 100_00) {
+    throw invalidField(['recipients'], `other splits already take ${taken / 100} % of the payments this one covers; its shares may sum to at most ${(100_00 - taken) / 100}`);
+  }
 }
 
 /** A live split of the caller's store (deleted ones are gone for the API). */

@@ -12,6 +12,7 @@ import type { EventType } from '../events/events.service.js';
 import { creditFeaturesOf, grantPurchasedCredits } from '../credits/credit-grants.js';
 import { announceSubscription, announceSubscriptions } from './subscriptions.service.js';
 import { chargeUsage } from '../meters/usage-billing.js';
+import { allocateToSplits } from '../splits/split-allocations.js';
 
 /**
  * Renewals and dunning: one job per subscription (`subscription.renew`), due at the end of its
@@ -40,7 +41,7 @@ const COLLECTING = new Set(['active', 'trialing', 'past_due']);
 type Sub = P.SubscriptionGetPayload<{ include: { product: true; discount: true; items: true } }>;
 
 /** What a try needs of its invoice transaction. */
-type TryTransaction = Pick<Transaction, 'id' | 'amount' | 'currency' | 'description' | 'discountAmount' | 'periodStart' | 'periodEnd' | 'attempt'>;
+type TryTransaction = Pick<Transaction, 'id' | 'amount' | 'taxAmount' | 'currency' | 'description' | 'discountAmount' | 'periodStart' | 'periodEnd' | 'attempt'>;
 
 interface Try {
   subscriptionId: string;
@@ -255,6 +256,10 @@ async function finishTries(ctx: RequestContext, outcomes: readonly Outcome[], re
     select: { id: true, status: true, discountId: true, discountPeriodsLeft: true, billingPeriods: true, customerId: true, productId: true },
   });
   const byId = new Map(subs.map((s) => [s.id, s]));
+  await allocateToSplits(
+    ctx,
+    nowPaid.map(({ t }) => ({ transactionId: t.transaction.id, productId: byId.get(t.subscriptionId)!.productId, net: t.transaction.amount - t.transaction.taxAmount, currency: t.transaction.currency })),
+  );
   const now = ctx.clock.now();
   await updateRows(
     ctx,
