@@ -2,6 +2,7 @@
  * Access that belongs to no single tenant, kept to the few places that need it:
  * - stores and API keys (operator commands; resolving a key to its store; whether the stores a
  *   split names as recipients exist);
+ * - split allocations a store receives, which are rows of the stores that pay them;
  * - service-wide settings (keys the service generates for itself);
  * - the job runner, which claims due work of every store and then runs each item in its
  *   store's tenant-bound context;
@@ -50,3 +51,16 @@ export async function existingStores(ctx: TenantContext, ids: readonly string[])
   const rows = await sqlClient(ctx).$queryRaw<{ id: string }[]>`SELECT "id" FROM "Store" WHERE "id" = ANY(${storable})`;
   return new Set(rows.map((r) => r.id));
 }
+
+/**
+ * The allocations a store receives from other stores' splits, in one environment, newest
+ * first: rows of the paying stores, so read outside any tenant, by the recipient's own id.
+ */
+export function incomingAllocations(scope: DataScope, recipientStoreId: string, mode: Mode) {
+  const where = { recipientStoreId, mode };
+  return {
+    rows: (args: { skip?: number; take?: number; cursor?: { id: string } }) => rootOf(scope).splitAllocation.findMany({ where, orderBy: { id: 'desc' }, ...args }),
+    count: () => rootOf(scope).splitAllocation.count({ where }),
+  };
+}
+

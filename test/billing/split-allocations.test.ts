@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { withStoreClock } from '../../src/modules/test-clock/test-clock.service.js';
 import { makePaidCheckout, makeProduct, makeRecurringProduct } from '../support/factories.js';
 import { billingHarness } from '../support/billing-harness.js';
+import { api } from '../support/service.js';
 
 /**
  * Splits applied to money: every paid transaction records an allocation per recipient of the
@@ -113,5 +114,24 @@ describe('splits applied to money', () => {
     const renewal = await h.service.db.prisma.transaction.findFirstOrThrow({ where: { subscriptionId: subscribed.subscription!.id, id: { not: subscribed.order!.transactionId! } } });
     expect(renewal.status).toBe('paid');
     expect((await allocationsOf(renewal.id)).map((r) => [r.recipientStoreId, r.amount])).toEqual([[b, 400n]]);
+  });
+
+  it('shows the recipient store what it receives (REST extension and GraphQL, its own key and environment only), and the paying store on the transaction', async () => {
+    const recipient = await h.service.createStore('Receiving store');
+    const bystander = await h.service.createStore('Bystander');
+    await split({ type: 'store', type_reference: h.store.id, recipients: [{ recipient_type: 'store', recipient_reference: recipient.id, amount: 25 }] });
+    const t = await buy((await makeProduct(await ctx(), { price: 4_000, tax_mode: 'inclusive' })).id);
+    const expected = (t.amount - t.taxAmount) / 4n;
+    const asRecipient = api(h.service.testUrl, recipient.test_api_key);
+    const incoming = (await asRecipient('GET', '/v1/splits/allocations/incoming')).json;
+    expect(incoming.items).toEqual([expect.objectContaining({ object: 'split_allocation', payer_store_id: h.store.id, recipient_store_id: recipient.id, transaction_id: t.id, amount: Number(expected), currency: t.currency, refund_id: null })]);
+    expect(incoming.pagination.total_records).toBe(1);
+    const gql = await asRecipient('POST', '/graphql', { query: '{ incomingSplitAllocations(first: 10) { totalCount edges { node { payerStoreId amount transactionId } } } }' });
+    expect(gql.json.data.incomingSplitAllocations).toEqual({ totalCount: 1, edges: [{ node: { payerStoreId: h.store.id, amount: String(expected), transactionId: t.id } }] });
+    // Not in the other environment, not to another store.
+    expect((await api(h.service.prodUrl, recipient.prod_api_key)('GET', '/v1/splits/allocations/incoming')).json.items).toEqual([]);
+    expect((await api(h.service.testUrl, bystander.test_api_key)('GET', '/v1/splits/allocations/incoming')).json.items).toEqual([]);
+    const payer = await h.call('POST', '/graphql', { query: `{ node(id: "${t.id}") { ... on Transaction { splitAllocations { recipientStoreId amount refundId } } } }` });
+    expect(payer.json.data.node.splitAllocations).toEqual([{ recipientStoreId: recipient.id, amount: String(expected), refundId: null }]);
   });
 });

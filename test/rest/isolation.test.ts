@@ -117,6 +117,8 @@ const ROUTES: Record<string, ((f: Fixture) => Call) | null> = {
   'GET /events': (f) => ({ query: { meter_id: f.meter } }),
   'POST /splits': null,
   'GET /splits': null,
+  // Lists what the caller's own store receives (test/billing/split-allocations.test.ts checks another store sees none).
+  'GET /splits/allocations/incoming': null,
   'GET /splits/:id': (f) => ({ params: { id: f.split } }),
   'DELETE /splits/:id': (f) => ({ params: { id: f.split } }),
 };

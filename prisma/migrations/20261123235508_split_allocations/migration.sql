@@ -20,3 +20,5 @@ CREATE INDEX "SplitAllocation_transactionId_idx" ON "SplitAllocation"("transacti
 
 -- CreateIndex
 CREATE INDEX "SplitAllocation_recipientStoreId_mode_id_idx" ON "SplitAllocation"("recipientStoreId", "mode", "id");
+-- AddForeignKey
+ALTER TABLE "SplitAllocation" ADD CONSTRAINT "SplitAllocation_transactionId_fkey" FOREIGN KEY ("transactionId") REFERENCES "Transaction"("id") ON DELETE RESTRICT ON UPDATE CASCADE;

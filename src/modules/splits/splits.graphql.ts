@@ -4,7 +4,7 @@ import { operationMutation, payloadType } from '../../graphql/mutation.js';
 import { createSplitOp, deleteSplitOp } from './splits.operations.js';
 import { RECIPIENT_TYPES, SPLIT_TYPES } from './splits.schemas.js';
 import { maskEmail } from './splits.serializer.js';
-import { splitListing } from './splits.service.js';
+import { incomingAllocationListing, splitListing } from './splits.service.js';
 
 const SplitTypeEnum = apiEnum('SplitType', SPLIT_TYPES, '`store`: every payment of the store; `product`: payments for one product');
 const RecipientTypeEnum = apiEnum('SplitRecipientType', RECIPIENT_TYPES, '`store`: an existing store; `email`: an invitee who has not accepted yet');
@@ -76,3 +76,29 @@ operationMutation('deleteSplit', {
   payload: SplitPayload,
   description: 'Stops the split for every payment from now on',
 });
+
+builder.prismaObject('SplitAllocation', {
+  description: "A recipient's part of a payment under a split (negative: reversed by a refund), net of tax, in minor units",
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    payerStoreId: t.exposeString('storeId', { description: 'The store whose payment it is' }),
+    recipientStoreId: t.exposeString('recipientStoreId'),
+    splitId: t.exposeString('splitId'),
+    transactionId: t.exposeString('transactionId', { description: "The paying store's transaction" }),
+    refundId: t.exposeString('refundId', { nullable: true, description: 'Set on a reversal: the refund it follows' }),
+    amount: t.field({ type: 'MinorUnits', select: { amount: true }, resolve: (a) => a.amount }),
+    currency: t.exposeString('currency'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.prismaObjectFields('Transaction', (t) => ({
+  splitAllocations: t.relation('splitAllocations', { description: 'What the splits of this store took of this payment, and what refunds reversed', query: { orderBy: { id: 'asc' } } }),
+}));
+
+listQuery('incomingSplitAllocations', {
+  type: 'SplitAllocation',
+  description: "What this store receives from other stores' splits, newest first",
+  listing: (ctx) => incomingAllocationListing(ctx),
+});
+

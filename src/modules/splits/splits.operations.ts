@@ -1,8 +1,8 @@
 import { defineOperation } from '../../core/operation.js';
 import { mapPage } from '../../lib/pagination.js';
 import { createSplitSchema, listSplitsSchema, splitIdSchema } from './splits.schemas.js';
-import { serializeSplit } from './splits.serializer.js';
-import { createSplit, deleteSplit, findSplitOrThrow, listSplits, type SplitWithRecipients } from './splits.service.js';
+import { serializeAllocation, serializeSplit } from './splits.serializer.js';
+import { createSplit, deleteSplit, findSplitOrThrow, listIncomingAllocations, listSplits, type SplitWithRecipients } from './splits.service.js';
 
 /** The split operations of the official client (`splits*`), for REST and GraphQL alike. */
 const render = (_ctx: unknown, s: SplitWithRecipients) => serializeSplit(s);
@@ -11,3 +11,6 @@ export const createSplitOp = defineOperation({ name: 'splits.create', input: cre
 export const retrieveSplitOp = defineOperation({ name: 'splits.retrieve', input: splitIdSchema, write: false, run: findSplitOrThrow, render });
 export const listSplitsOp = defineOperation({ name: 'splits.list', input: listSplitsSchema, write: false, run: listSplits, render: (_ctx, page) => mapPage(page, serializeSplit), idOf: () => null });
 export const deleteSplitOp = defineOperation({ name: 'splits.delete', input: splitIdSchema, write: true, run: deleteSplit, render });
+/** Extension: what the caller's store receives from other stores' splits. */
+export const listIncomingAllocationsOp = defineOperation({ name: 'splits.allocations.incoming', input: listSplitsSchema, write: false, run: listIncomingAllocations, render: (_ctx, page) => mapPage(page, serializeAllocation), idOf: () => null });
+

@@ -1,4 +1,5 @@
-import type { SplitRecipient } from '../../generated/prisma/client.js';
+import type { SplitAllocation, SplitRecipient } from '../../generated/prisma/client.js';
+import { toWireNumber } from '../../lib/money.js';
 import type { SplitWithRecipients } from './splits.service.js';
 
 /** `j***@example.com`: enough for the seller to recognise an invitee, not to read the address. */
@@ -34,5 +35,22 @@ export function serializeSplit(s: SplitWithRecipients) {
     enabled: s.enabled,
     recipients: s.recipients.map(serializeRecipient),
     created_at: s.createdAt.getTime(),
+  };
+}
+
+/** A split allocation (this service's extension): a recipient's part of a payment, negative for a refund's reversal. */
+export function serializeAllocation(a: SplitAllocation) {
+  return {
+    id: a.id,
+    object: 'split_allocation',
+    mode: a.mode,
+    payer_store_id: a.storeId,
+    recipient_store_id: a.recipientStoreId,
+    split_id: a.splitId,
+    transaction_id: a.transactionId,
+    refund_id: a.refundId,
+    amount: toWireNumber(a.amount),
+    currency: a.currency,
+    created_at: a.createdAt.getTime(),
   };
 }
