@@ -12,6 +12,7 @@ import type { ListenerEnv } from './rest/auth.js';
 import { errorHandler } from './rest/error-handler.js';
 import { v1Router } from './rest/router.js';
 import { checkoutPages } from './pages/checkout-page.js';
+import { splitInvitationPages } from './pages/split-invitation-page.js';
 import { portalPages } from './pages/portal-page.js';
 
 export interface AppOptions {
@@ -96,6 +97,7 @@ export function buildApp(options: AppOptions): Express {
   app.use('/v1', express.json({ limit: config.bodyLimit }), v1Router(listener));
   app.use(checkoutPages(env, { bodyLimit: config.bodyLimit, submits: limits.checkoutSubmit }));
   app.use(portalPages(env, { bodyLimit: config.bodyLimit }));
+  app.use(splitInvitationPages(env, authenticator, { bodyLimit: config.bodyLimit }));
 
   app.use((req) => {
     throw new AppError('not_found', `No route ${req.method} ${req.path}`);

@@ -7,7 +7,7 @@
  * - the job runner, which claims due work of every store and then runs each item in its
  *   store's tenant-bound context;
  * - hosted pages, which learn the store from a capability in the URL (a checkout id, a
- *   product id) before they can build a tenant context;
+ *   product id, a split invitation's recipient) before they can build a tenant context;
  * - maintenance across tenants (purging expired idempotency records, health checks).
  * Everything else goes through `db(ctx)` (src/db/tenant.ts). test/architecture.test.ts keeps
  * this list honest.
@@ -26,7 +26,7 @@ export function systemDb(scope: DataScope): PrismaClient {
  * id, a product's buy link, the customer of a signed portal link), in the page's environment;
  * null when there is none. The page then works in that store's tenant-bound context.
  */
-export async function storeOwning(scope: DataScope, model: 'Checkout' | 'Product' | 'Customer', id: string, mode: Mode): Promise<string | null> {
+export async function storeOwning(scope: DataScope, model: 'Checkout' | 'Product' | 'Customer' | 'SplitRecipient', id: string, mode: Mode): Promise<string | null> {
   // A URL can carry text no row can hold (%00); it names nothing, like any unknown id.
   if (!isStorableText(id)) return null;
   const db = rootOf(scope);
@@ -37,7 +37,9 @@ export async function storeOwning(scope: DataScope, model: 'Checkout' | 'Product
       ? await db.checkout.findFirst({ where, select })
       : model === 'Product'
         ? await db.product.findFirst({ where, select })
-        : await db.customer.findFirst({ where, select });
+        : model === 'Customer'
+          ? await db.customer.findFirst({ where, select })
+          : await db.splitRecipient.findFirst({ where, select });
   return row?.storeId ?? null;
 }
 

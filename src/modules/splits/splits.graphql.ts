@@ -4,6 +4,7 @@ import { operationMutation, payloadType } from '../../graphql/mutation.js';
 import { createSplitOp, deleteSplitOp } from './splits.operations.js';
 import { RECIPIENT_TYPES, SPLIT_TYPES } from './splits.schemas.js';
 import { maskEmail } from './splits.serializer.js';
+import { invitationLink } from './split-invitations.js';
 import { incomingAllocationListing, splitListing } from './splits.service.js';
 
 const SplitTypeEnum = apiEnum('SplitType', SPLIT_TYPES, '`store`: every payment of the store; `product`: payments for one product');
@@ -21,6 +22,12 @@ builder.prismaObject('SplitRecipient', {
     percent: t.float({ description: 'The share of the payment net of tax, in percent (two decimals at most)', select: { amount: true }, resolve: (r) => Number(r.amount) }),
     enabled: t.exposeBoolean('enabled', { description: 'Receiving its share now; invitees once they accept' }),
     inviteStatus: t.string({ nullable: true, description: 'pending, accepted or declined (invitees only)', select: { recipientType: true, inviteStatus: true }, resolve: (r) => (r.recipientType === 'email' ? r.inviteStatus : null) }),
+    inviteUrl: t.string({
+      nullable: true,
+      description: 'The signed link to pass on to an invitee who has not answered (valid 30 days from this read); null otherwise',
+      select: { id: true, recipientType: true, inviteStatus: true },
+      resolve: (r, _args, ctx) => (r.recipientType === 'email' && r.inviteStatus === 'pending' ? invitationLink(ctx.core, r.id) : null),
+    }),
   }),
 });
 

@@ -2,13 +2,14 @@ import { defineOperation } from '../../core/operation.js';
 import { mapPage } from '../../lib/pagination.js';
 import { createSplitSchema, listSplitsSchema, splitIdSchema } from './splits.schemas.js';
 import { serializeAllocation, serializeSplit } from './splits.serializer.js';
-import { createSplit, deleteSplit, findSplitOrThrow, listIncomingAllocations, listSplits, type SplitWithRecipients } from './splits.service.js';
+import { createSplit, deleteSplit, listIncomingAllocations, listSplits, retrieveSplit, type SplitWithRecipients } from './splits.service.js';
 
 /** The split operations of the official client (`splits*`), for REST and GraphQL alike. */
 const render = (_ctx: unknown, s: SplitWithRecipients) => serializeSplit(s);
 
-export const createSplitOp = defineOperation({ name: 'splits.create', input: createSplitSchema, write: true, run: createSplit, render });
-export const retrieveSplitOp = defineOperation({ name: 'splits.retrieve', input: splitIdSchema, write: false, run: findSplitOrThrow, render });
+// `steps`: the split is written in one transaction of its own; its invitation links are made after.
+export const createSplitOp = defineOperation({ name: 'splits.create', input: createSplitSchema, write: 'steps', run: createSplit, render });
+export const retrieveSplitOp = defineOperation({ name: 'splits.retrieve', input: splitIdSchema, write: false, run: retrieveSplit, render });
 export const listSplitsOp = defineOperation({ name: 'splits.list', input: listSplitsSchema, write: false, run: listSplits, render: (_ctx, page) => mapPage(page, serializeSplit), idOf: () => null });
 export const deleteSplitOp = defineOperation({ name: 'splits.delete', input: splitIdSchema, write: true, run: deleteSplit, render });
 /** Extension: what the caller's store receives from other stores' splits. */

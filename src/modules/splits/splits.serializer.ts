@@ -10,7 +10,7 @@ export function maskEmail(address: string): string {
 }
 
 /** A recipient as the client's SplitRecipientEntity: invitees who have not accepted show a masked address. */
-export function serializeRecipient(r: SplitRecipient) {
+export function serializeRecipient(r: SplitRecipient, inviteUrl?: string) {
   const waiting = r.recipientType === 'email';
   return {
     type: 'percentage' as const,
@@ -19,6 +19,8 @@ export function serializeRecipient(r: SplitRecipient) {
     amount: Number(r.amount),
     enabled: r.enabled,
     ...(waiting ? { invite_status: r.inviteStatus } : {}),
+    // Extension: the link the seller passes on to the invitee (there is no mail server).
+    ...(inviteUrl ? { invite_url: inviteUrl } : {}),
   };
 }
 
@@ -33,7 +35,7 @@ export function serializeSplit(s: SplitWithRecipients) {
     type: s.type as 'store' | 'product',
     type_reference: s.typeReference,
     enabled: s.enabled,
-    recipients: s.recipients.map(serializeRecipient),
+    recipients: s.recipients.map((r) => serializeRecipient(r, s.inviteUrls?.get(r.id))),
     created_at: s.createdAt.getTime(),
   };
 }

@@ -2,7 +2,8 @@ import { Prisma, type Split, type SplitRecipient } from '../../generated/prisma/
 import type { RequestContext } from '../../context.js';
 import { listing } from '../../db/listing.js';
 import { existingStores, incomingAllocations } from '../../db/system.js';
-import { db } from '../../db/tenant.js';
+import { db, inTransaction } from '../../db/tenant.js';
+import { invitationLink } from './split-invitations.js';
 import { invalidField, IssueList, notFound, orNotFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { toPage } from '../../lib/pagination.js';
@@ -14,11 +15,24 @@ import { basisPoints, type CreateSplitInput, type ListSplitsInput, type SplitIdI
  * receive nothing until they accept; a split whose recipients are all invitees waiting starts
  * disabled. A split is the caller's store's, always; another store's is not found.
  */
-export type SplitWithRecipients = Split & { recipients: SplitRecipient[] };
+export type SplitWithRecipients = Split & { recipients: SplitRecipient[]; /** Invitation links of the recipients still pending, by recipient id. */ inviteUrls?: ReadonlyMap<string, string> };
+
+/** The split with an invitation link for each invitee who has not answered (the seller passes them on). */
+export async function withInviteLinks(ctx: RequestContext, split: SplitWithRecipients): Promise<SplitWithRecipients> {
+  const pending = split.recipients.filter((r) => r.recipientType === 'email' && r.inviteStatus === 'pending');
+  if (!pending.length || split.deletedAt) return split;
+  return { ...split, inviteUrls: new Map(await Promise.all(pending.map(async (r) => [r.id, await invitationLink(ctx, r.id)] as const))) };
+}
 
 const INCLUDE = { recipients: { orderBy: { id: 'asc' } } } as const satisfies Prisma.SplitInclude;
 
+/** Creates the split in one transaction; the invitation links are made after it (they read a service key). */
 export async function createSplit(ctx: RequestContext, input: CreateSplitInput): Promise<SplitWithRecipients> {
+  const id = await inTransaction(ctx, (tx) => insertSplit(tx, input));
+  return withInviteLinks(ctx, await findSplitOrThrow(ctx, { id }));
+}
+
+async function insertSplit(ctx: RequestContext, input: CreateSplitInput): Promise<string> {
   const issues = new IssueList();
   if (input.type === 'store' && input.type_reference !== ctx.storeId) {
     issues.add('type_reference', `must be your store's id (${ctx.storeId}) for a store split`);
@@ -59,7 +73,7 @@ export async function createSplit(ctx: RequestContext, input: CreateSplitInput):
       },
     },
   });
-  return findSplitOrThrow(ctx, { id });
+  return id;
 }
 
 /**
@@ -84,10 +98,15 @@ async function assertRoomForShares(ctx: RequestContext, input: CreateSplitInput)
 export const findSplitOrThrow = (ctx: RequestContext, input: SplitIdInput) =>
   orNotFound(db(ctx).split.findFirst({ where: { id: input.id, deletedAt: null }, include: INCLUDE }), 'Split', input.id);
 
+export const retrieveSplit = async (ctx: RequestContext, input: SplitIdInput) => withInviteLinks(ctx, await findSplitOrThrow(ctx, input));
+
 /** The store's live splits, newest first (GraphQL reads it as a connection). */
 export const splitListing = (ctx: RequestContext) => listing(db(ctx).split, { deletedAt: null }, { id: 'desc' });
 
-export const listSplits = (ctx: RequestContext, input: ListSplitsInput) => splitListing(ctx).page(input, { include: INCLUDE });
+export async function listSplits(ctx: RequestContext, input: ListSplitsInput) {
+  const page = await splitListing(ctx).page(input, { include: INCLUDE });
+  return { ...page, items: await Promise.all((page.items as SplitWithRecipients[]).map((s) => withInviteLinks(ctx, s))) };
+}
 
 /**
  * Stops the split for every payment from now on: it is disabled and marked deleted in one

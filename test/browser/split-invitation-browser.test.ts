@@ -1,0 +1,81 @@
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makePaidCheckout, makeProduct } from '../support/factories.js';
+import { api, startTestService, type TestService } from '../support/service.js';
+
+/** Debian's chromium package; .ci/run installs it, so CI never skips this suite. */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium && process.env.REQUIRE_BROWSER) throw new Error(`REQUIRE_BROWSER is set but there is no Chromium at ${CHROMIUM}`);
+
+/** An e-mail invitee answers a split invitation on its signed page, in headless Chromium. */
+describe.skipIf(!haveChromium)('split invitations in headless Chromium', () => {
+  let service: TestService;
+  let browser: Browser;
+  let call: ReturnType<typeof api>;
+  let storeId: string;
+  let ctx: ReturnType<TestService['contextOf']>;
+
+  beforeAll(async () => {
+    service = await startTestService();
+    const store = await service.createStore('Inviting store');
+    storeId = store.id;
+    ctx = service.contextOf(store);
+    call = api(service.testUrl, store.test_api_key);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await service?.close();
+  });
+
+  const invite = async (email: string, amount: number) => {
+    const res = await call('POST', '/v1/splits', { type: 'store', type_reference: storeId, recipients: [{ recipient_type: 'email', recipient_reference: email, amount }] });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.enabled).toBe(false);
+    return { id: res.json.id as string, url: res.json.recipients[0].invite_url as string };
+  };
+
+  it('accepts with a new store: the split turns on and the next payment allocates to that store', async () => {
+    const { id, url } = await invite('founder@example.com', 25);
+    expect(url).toMatch(/\/split-invitations\/splr_[0-9A-Z]{26}\?expires=\d+&signature=/);
+    const page = await browser.newPage();
+    await page.goto(url);
+    expect(await page.textContent('#terms')).toContain('25 %');
+    await page.fill('#store_name', 'Invitee Co');
+    await Promise.all([page.waitForURL(/\/accept\?/), page.click('#accept')]);
+    expect(await page.textContent('h1')).toBe('Invitation accepted');
+    const text = (await page.textContent('main'))!;
+    const newStore = /(sto_[0-9A-Z]{26})/.exec(text)![1]!;
+    expect(text).toMatch(/test sk_test_\S+/);
+    await page.close();
+
+    const split = (await call('GET', `/v1/splits/${id}`)).json;
+    expect(split.enabled).toBe(true);
+    expect(split.recipients).toEqual([{ type: 'percentage', recipient_type: 'store', recipient_reference: newStore, amount: 25, enabled: true }]);
+    const paid = await makePaidCheckout(ctx, (await makeProduct(ctx, { price: 1_000, tax_mode: 'inclusive' })).id);
+    const allocations = await service.db.prisma.splitAllocation.findMany({ where: { transactionId: paid.order!.transactionId! } });
+    expect(allocations.map((a) => [a.recipientStoreId, a.amount])).toEqual([[newStore, 250n]]);
+    // The link is spent: a second visit says so.
+    const again = await browser.newPage();
+    await again.goto(url);
+    expect(await again.textContent('h1')).toBe('Already answered');
+    await again.close();
+  });
+
+  it('declines: the invitee stays out and the split stays off; a tampered link opens nothing', async () => {
+    const { id, url } = await invite('nope@example.com', 10);
+    const page = await browser.newPage();
+    await page.goto(url.replace(/signature=[^&]+/, 'signature=forged'));
+    expect(await page.textContent('h1')).toBe('Link expired');
+    await page.goto(url);
+    await Promise.all([page.waitForURL(/\/decline\?/), page.click('#decline button')]);
+    expect(await page.textContent('h1')).toBe('Invitation declined');
+    await page.close();
+    const split = (await call('GET', `/v1/splits/${id}`)).json;
+    expect(split.enabled).toBe(false);
+    expect(split.recipients[0]).toMatchObject({ recipient_type: 'email', invite_status: 'declined', enabled: false });
+    expect(split.recipients[0].invite_url).toBeUndefined();
+  });
+});
