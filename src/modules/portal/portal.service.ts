@@ -1,40 +1,29 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Prisma as P } from '../../generated/prisma/client.js';
 import type { Mode } from '../../generated/prisma/enums.js';
 import type { RequestContext } from '../../context.js';
 import { db, type DataScope } from '../../db/tenant.js';
 import { notFound } from '../../lib/errors.js';
-import { serviceSecret } from '../../lib/service-secret.js';
+import { signedLinks } from '../../lib/signed-links.js';
 import { parseInput } from '../../lib/validation.js';
 import { payWithNewCard, type NewCardOutcome } from '../subscriptions/renewals.js';
 import { portalCardSchema, type CreatePortalLinkInput } from './portal.schemas.js';
 
-const PORTAL_KEY = 'customer_portal_key';
+const portalLinks = signedLinks('customer_portal_key');
 /** A portal link is a bearer credential for the customer's billing data, so it is short-lived. */
 export const PORTAL_LINK_LIFETIME_MS = 60 * 60 * 1000;
 /** The most of each kind (subscriptions, orders, license keys) the portal page shows, newest first. */
 export const PORTAL_VIEW_LIMIT = 100;
-
-const sign = (secret: Buffer, customerId: string, mode: Mode, expires: number) =>
-  createHmac('sha256', secret).update(`${customerId}.${mode}.${expires}`).digest('base64url');
 
 /** POST /v1/customers/billing: a signed, expiring link to the customer's billing page. */
 export async function createPortalLink(ctx: RequestContext, input: CreatePortalLinkInput): Promise<{ customer_portal_link: string }> {
   const customer = await db(ctx).customer.findUnique({ where: { id: input.customer_id }, select: { id: true } });
   if (!customer) throw notFound('Customer', input.customer_id);
   const expires = ctx.clock.now().getTime() + PORTAL_LINK_LIFETIME_MS;
-  const signature = sign(await serviceSecret(ctx.data, PORTAL_KEY), customer.id, ctx.mode, expires);
-  return { customer_portal_link: `${ctx.baseUrl}/portal/${customer.id}?expires=${expires}&signature=${signature}` };
+  return { customer_portal_link: `${ctx.baseUrl}/portal/${customer.id}?${await portalLinks.query(ctx.data, customer.id, ctx.mode, expires)}` };
 }
 
 /** Whether a portal link is genuine and still valid for this environment. */
-export async function portalLinkValid(scope: DataScope, mode: Mode, now: Date, customerId: string, expires: string, signature: string): Promise<boolean> {
-  const exp = Number(expires);
-  if (!Number.isSafeInteger(exp) || exp <= now.getTime()) return false;
-  const expected = Buffer.from(sign(await serviceSecret(scope, PORTAL_KEY), customerId, mode, exp));
-  const given = Buffer.from(signature);
-  return expected.length === given.length && timingSafeEqual(expected, given);
-}
+export const portalLinkValid = (scope: DataScope, mode: Mode, now: Date, customerId: string, expires: string, signature: string) => portalLinks.valid(scope, mode, now, customerId, expires, signature);
 
 const withProductName = { include: { product: { select: { name: true } } }, orderBy: { id: 'desc' }, take: PORTAL_VIEW_LIMIT } as const;
 

@@ -1,10 +1,9 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { RequestContext } from '../../context.js';
 import type { DataScope } from '../../db/tenant.js';
 import { db, inTransaction, lockRow } from '../../db/tenant.js';
 import type { Mode } from '../../generated/prisma/enums.js';
 import { AppError, notFound } from '../../lib/errors.js';
-import { serviceSecret } from '../../lib/service-secret.js';
+import { signedLinks } from '../../lib/signed-links.js';
 import { systemDb } from '../../db/system.js';
 import { createStore } from '../stores/stores.service.js';
 
@@ -14,26 +13,17 @@ import { createStore } from '../stores/stores.service.js';
  * page lets the invitee accept, with a new store or one they hold a key of, or decline. The
  * first acceptance turns the split on.
  */
-const INVITE_KEY = 'split_invitation_key';
+const invitationLinks = signedLinks('split_invitation_key');
 /** How long an invitation link stays valid. */
 export const INVITE_TTL_MS = 30 * 24 * 60 * 60 * 1000;
-
-const sign = (secret: Buffer, recipientId: string, mode: Mode, expires: number) => createHmac('sha256', secret).update(`${recipientId}.${mode}.${expires}`).digest('base64url');
 
 /** The invitation page's URL for a recipient who has not answered yet. Outside a transaction (the key is read from the database once). */
 export async function invitationLink(ctx: RequestContext, recipientId: string): Promise<string> {
   const expires = ctx.clock.now().getTime() + INVITE_TTL_MS;
-  const signature = sign(await serviceSecret(ctx.data, INVITE_KEY), recipientId, ctx.mode, expires);
-  return `${ctx.baseUrl}/split-invitations/${recipientId}?expires=${expires}&signature=${signature}`;
+  return `${ctx.baseUrl}/split-invitations/${recipientId}?${await invitationLinks.query(ctx.data, recipientId, ctx.mode, expires)}`;
 }
 
-export async function invitationLinkValid(scope: DataScope, mode: Mode, now: Date, recipientId: string, expires: string, signature: string): Promise<boolean> {
-  const exp = Number(expires);
-  if (!Number.isSafeInteger(exp) || exp <= now.getTime()) return false;
-  const expected = Buffer.from(sign(await serviceSecret(scope, INVITE_KEY), recipientId, mode, exp));
-  const given = Buffer.from(signature);
-  return expected.length === given.length && timingSafeEqual(expected, given);
-}
+export const invitationLinkValid = (scope: DataScope, mode: Mode, now: Date, recipientId: string, expires: string, signature: string) => invitationLinks.valid(scope, mode, now, recipientId, expires, signature);
 
 /** What the invitation page shows: the recipient, its split and the inviting store's name; null when gone. */
 export async function invitationView(ctx: RequestContext, recipientId: string) {
