@@ -15,12 +15,14 @@ describe.skipIf(!haveChromium)('split invitations in headless Chromium', () => {
   let browser: Browser;
   let call: ReturnType<typeof api>;
   let storeId: string;
+  let ownKey: string;
   let ctx: ReturnType<TestService['contextOf']>;
 
   beforeAll(async () => {
     service = await startTestService();
     const store = await service.createStore('Inviting store');
     storeId = store.id;
+    ownKey = store.test_api_key;
     ctx = service.contextOf(store);
     call = api(service.testUrl, store.test_api_key);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
@@ -77,5 +79,27 @@ describe.skipIf(!haveChromium)('split invitations in headless Chromium', () => {
     expect(split.enabled).toBe(false);
     expect(split.recipients[0]).toMatchObject({ recipient_type: 'email', invite_status: 'declined', enabled: false });
     expect(split.recipients[0].invite_url).toBeUndefined();
+  });
+
+  it("accepts for a store the invitee already has, by one of its keys; the inviting store's own key is refused", async () => {
+    const existing = await service.createStore('Existing partner');
+    const { id, url } = await invite('partner@example.com', 15);
+    const page = await browser.newPage();
+    await page.goto(url);
+    await page.fill('#api_key', (await service.createStore('Unused')).prod_api_key);
+    await Promise.all([page.waitForURL(/\/accept\?/), page.click('#accept-existing button')]);
+    // A production key on the test environment's page names no store here.
+    expect(await page.textContent('h1')).toBe('Not accepted');
+    await page.goto(url);
+    await page.fill('#api_key', ownKey);
+    await Promise.all([page.waitForURL(/\/accept\?/), page.click('#accept-existing button')]);
+    expect(await page.textContent('main')).toContain('belongs to the store that sent the invitation');
+    await page.goto(url);
+    await page.fill('#api_key', existing.test_api_key);
+    await Promise.all([page.waitForURL(/\/accept\?/), page.click('#accept-existing button')]);
+    expect(await page.textContent('h1')).toBe('Invitation accepted');
+    await page.close();
+    const split = (await call('GET', `/v1/splits/${id}`)).json;
+    expect([split.enabled, split.recipients[0].recipient_type, split.recipients[0].recipient_reference]).toEqual([true, 'store', existing.id]);
   });
 });
