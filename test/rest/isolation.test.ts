@@ -119,6 +119,7 @@ const ROUTES: Record<string, ((f: Fixture) => Call) | null> = {
   'GET /splits': null,
   // Lists what the caller's own store receives (test/billing/split-allocations.test.ts checks another store sees none).
   'GET /splits/allocations/incoming': null,
+  'GET /stats/summary': null,
   'GET /splits/:id': (f) => ({ params: { id: f.split } }),
   'DELETE /splits/:id': (f) => ({ params: { id: f.split } }),
 };

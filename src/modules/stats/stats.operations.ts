@@ -1,0 +1,6 @@
+import { defineOperation } from '../../core/operation.js';
+import { statsSummarySchema } from './stats.schemas.js';
+import { serializeStatsSummary } from './stats.serializer.js';
+import { statsSummary } from './stats.service.js';
+
+export const statsSummaryOp = defineOperation({ name: 'stats.summary', input: statsSummarySchema, write: false, run: statsSummary, render: (_ctx, s) => serializeStatsSummary(s), idOf: () => null });
