@@ -30,15 +30,19 @@ export function listing<D extends Delegate>(delegate: D, where: Where<D>, orderB
     rows,
     count: total,
     /** One /v1 page, read with `selection`. */
-    async page<S extends Pick<RowsArgs, 'include' | 'select'> = object>(
+    page<S extends Pick<RowsArgs, 'include' | 'select'> = object>(
       input: PageInput,
       selection?: S,
     ): Promise<Page<Prisma.Result<D, S, 'findMany'> extends (infer R)[] ? R : never>> {
-      const window = { skip: (input.page_number - 1) * input.page_size, take: input.page_size };
-      const [items, records] = await Promise.all([rows({ ...selection, ...window }), total()]);
-      return toPage(items as never, records, input);
+      return readPage({ rows: (args) => rows({ ...selection, ...args }) as Promise<never[]>, count: total }, input);
     },
   };
+}
+
+/** One /v1 page of any list of rows and count (a `listing`, or a list outside the tenant such as src/db/system.ts reads). */
+export async function readPage<T>(list: { rows(args: { skip: number; take: number }): Promise<T[]>; count(): Promise<number> }, input: PageInput): Promise<Page<T>> {
+  const [items, records] = await Promise.all([list.rows({ skip: (input.page_number - 1) * input.page_size, take: input.page_size }), list.count()]);
+  return toPage(items, records, input);
 }
 
 /**

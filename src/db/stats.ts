@@ -3,7 +3,7 @@
  * pulled into JavaScript to sum). Definitions: README "Store metrics".
  */
 import { Prisma } from '../generated/prisma/client.js';
-import { sqlClient, type TenantContext } from './tenant.js';
+import { sqlClient, tenantCondition, type TenantContext } from './tenant.js';
 
 export interface MetricsRange {
   from: Date | null;
@@ -15,16 +15,15 @@ const COLLECTED = Prisma.sql`('paid', 'partialRefund', 'refunded', 'chargedBack'
 /** Subscriptions that pay now: what active subscriptions and MRR count. */
 const PAYING = Prisma.sql`('active', 'scheduled_cancel')`;
 
-const tenant = (ctx: TenantContext, alias: string) => Prisma.sql`${Prisma.raw(alias)}."storeId" = ${ctx.storeId} AND ${Prisma.raw(alias)}."mode" = CAST(${ctx.mode} AS "Mode")`;
 const within = (column: Prisma.Sql, r: MetricsRange) =>
   Prisma.sql`${r.from ? Prisma.sql`${column} >= ${r.from}` : Prisma.sql`true`} AND ${r.to ? Prisma.sql`${column} < ${r.to}` : Prisma.sql`true`}`;
 
 export async function countMetrics(ctx: TenantContext, r: MetricsRange) {
   const [row] = await sqlClient(ctx).$queryRaw<{ products: bigint; subscriptions: bigint; customers: bigint; active: bigint }[]>`
-    SELECT (SELECT count(*) FROM "Product" p WHERE ${tenant(ctx, 'p')} AND p."status" = 'active') AS products,
-           (SELECT count(*) FROM "Subscription" s WHERE ${tenant(ctx, 's')} AND ${within(Prisma.sql`s."createdAt"`, r)}) AS subscriptions,
-           (SELECT count(*) FROM "Customer" c WHERE ${tenant(ctx, 'c')} AND ${within(Prisma.sql`c."createdAt"`, r)}) AS customers,
-           (SELECT count(*) FROM "Subscription" s WHERE ${tenant(ctx, 's')} AND CAST(s."status" AS text) IN ${PAYING}) AS active`;
+    SELECT (SELECT count(*) FROM "Product" p WHERE ${tenantCondition(ctx, 'p')} AND p."status" = 'active') AS products,
+           (SELECT count(*) FROM "Subscription" s WHERE ${tenantCondition(ctx, 's')} AND ${within(Prisma.sql`s."createdAt"`, r)}) AS subscriptions,
+           (SELECT count(*) FROM "Customer" c WHERE ${tenantCondition(ctx, 'c')} AND ${within(Prisma.sql`c."createdAt"`, r)}) AS customers,
+           (SELECT count(*) FROM "Subscription" s WHERE ${tenantCondition(ctx, 's')} AND CAST(s."status" AS text) IN ${PAYING}) AS active`;
   return { products: Number(row!.products), subscriptions: Number(row!.subscriptions), customers: Number(row!.customers), active: Number(row!.active) };
 }
 
@@ -32,11 +31,11 @@ export async function countMetrics(ctx: TenantContext, r: MetricsRange) {
 const moneyMoves = (ctx: TenantContext, currency: string, r: MetricsRange) => Prisma.sql`
   SELECT t."createdAt" AS at, t."amountPaid" AS gross, t."amountPaid" - t."taxAmount" AS net, 1 AS payment
     FROM "Transaction" t
-   WHERE ${tenant(ctx, 't')} AND t."currency" = ${currency} AND t."amountPaid" > 0 AND CAST(t."status" AS text) IN ${COLLECTED} AND ${within(Prisma.sql`t."createdAt"`, r)}
+   WHERE ${tenantCondition(ctx, 't')} AND t."currency" = ${currency} AND t."amountPaid" > 0 AND CAST(t."status" AS text) IN ${COLLECTED} AND ${within(Prisma.sql`t."createdAt"`, r)}
   UNION ALL
   SELECT f."createdAt", -f."amount", -(f."amount" - f."taxAmount"), 0
     FROM "Refund" f
-   WHERE ${tenant(ctx, 'f')} AND f."currency" = ${currency} AND CAST(f."status" AS text) = 'succeeded' AND ${within(Prisma.sql`f."createdAt"`, r)}`;
+   WHERE ${tenantCondition(ctx, 'f')} AND f."currency" = ${currency} AND CAST(f."status" AS text) = 'succeeded' AND ${within(Prisma.sql`f."createdAt"`, r)}`;
 
 export async function revenueMetrics(ctx: TenantContext, currency: string, r: MetricsRange) {
   const [row] = await sqlClient(ctx).$queryRaw<{ payments: bigint; gross: string; net: string }[]>`
@@ -54,7 +53,7 @@ export async function revenuePeriods(ctx: TenantContext, currency: string, r: { 
   const rows = await sqlClient(ctx).$queryRaw<{ bucket: Date; gross: string; net: string }[]>`
     WITH first AS (
       SELECT min(t."createdAt") AS at FROM "Transaction" t
-       WHERE ${tenant(ctx, 't')} AND t."currency" = ${currency} AND t."amountPaid" > 0 AND CAST(t."status" AS text) IN ${COLLECTED}
+       WHERE ${tenantCondition(ctx, 't')} AND t."currency" = ${currency} AND t."amountPaid" > 0 AND CAST(t."status" AS text) IN ${COLLECTED}
     ), buckets AS (
       SELECT generate_series(date_trunc(${unit}, (greatest(CAST(${r.from} AS timestamptz), (SELECT at FROM first))) AT TIME ZONE 'UTC'),
                              date_trunc(${unit}, (CAST(${r.to} AS timestamptz) - interval '1 millisecond') AT TIME ZONE 'UTC'),
@@ -93,6 +92,6 @@ export async function monthlyRecurringRevenue(ctx: TenantContext, currency: stri
         LEFT JOIN LATERAL (SELECT t."amount", t."taxAmount" FROM "Transaction" t
                             WHERE t."subscriptionId" = s."id" AND t."amount" > 0 AND CAST(t."status" AS text) IN ${COLLECTED}
                             ORDER BY t."createdAt" DESC LIMIT 1) last ON true
-       WHERE ${tenant(ctx, 's')} AND CAST(s."status" AS text) IN ${PAYING} AND p."currency" = ${currency}) x`;
+       WHERE ${tenantCondition(ctx, 's')} AND CAST(s."status" AS text) IN ${PAYING} AND p."currency" = ${currency}) x`;
   return BigInt(row!.mrr);
 }

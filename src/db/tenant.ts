@@ -253,13 +253,22 @@ export async function lockRow(ctx: TenantContext, model: string, id: string): Pr
 }
 
 /**
+ * The condition that keeps a hand-written statement to the caller's tenant: the row (of
+ * `alias`, or unqualified) belongs to the caller's store and environment.
+ */
+export function tenantCondition(ctx: TenantContext, alias?: string): Prisma.Sql {
+  const column = (name: string) => Prisma.raw(alias ? `${alias}."${name}"` : `"${name}"`);
+  return Prisma.sql`${column('storeId')} = ${ctx.storeId} AND ${column('mode')} = CAST(${ctx.mode} AS "Mode")`;
+}
+
+/**
  * Locks rows of the caller's tenant until the transaction ends, in id order (two batches
  * sharing rows wait for each other instead of deadlocking). Returns the ids that exist.
  */
 export async function lockRows(ctx: TenantContext, model: string, ids: readonly string[]): Promise<string[]> {
   if (!ids.length) return [];
   const rows = await transactionOf(ctx, 'lockRows').$queryRaw<{ id: string }[]>`
-    SELECT "id" FROM ${tenantTable(model)} WHERE "id" IN (${Prisma.join(ids)}) AND "storeId" = ${ctx.storeId} AND "mode" = CAST(${ctx.mode} AS "Mode")
+    SELECT "id" FROM ${tenantTable(model)} WHERE "id" IN (${Prisma.join(ids)}) AND ${tenantCondition(ctx)}
      ORDER BY "id" FOR UPDATE`;
   return rows.map((r) => r.id);
 }
@@ -333,7 +342,7 @@ export async function updateRows(
   return rawClient(ctx.data).$queryRaw<Record<string, unknown>[]>`
     UPDATE ${table} AS t SET ${Prisma.join(assignments)}
       FROM (VALUES ${Prisma.join(values)}) AS v(${Prisma.join(names.map(quoted))})
-     WHERE ${Prisma.join(conditions, ' AND ')} AND t."storeId" = ${ctx.storeId} AND t."mode" = CAST(${ctx.mode} AS "Mode")
+     WHERE ${Prisma.join(conditions, ' AND ')} AND ${tenantCondition(ctx, 't')}
     RETURNING ${Prisma.join(key.map((k) => Prisma.sql`t.${quoted(k)}`))}`;
 }
 

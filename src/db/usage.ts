@@ -6,7 +6,7 @@
 import { Prisma } from '../generated/prisma/client.js';
 import type { FilterClause, MeterFilter } from '../modules/meters/meter-filter.js';
 import { PREPARED } from './database.js';
-import { sqlClient, type TenantContext } from './tenant.js';
+import { sqlClient, tenantCondition, type TenantContext } from './tenant.js';
 
 export type Aggregation = 'count' | 'sum' | 'average' | 'min' | 'max' | 'unique';
 
@@ -72,6 +72,9 @@ function unitsSql(aggregation: Aggregation, p: { events: Prisma.Sql; values: Pri
   }
 }
 
+/** The parts of `unitsSql` as columns of a consumed-units projection row `u` ("MeterUsage"). */
+const PROJECTION_PARTS = { events: Prisma.sql`u."eventCount"`, values: Prisma.sql`u."valueCount"`, sum: Prisma.sql`u."sum"`, min: Prisma.sql`u."min"`, max: Prisma.sql`u."max"`, uniques: Prisma.sql`u."uniqueCount"` };
+
 export interface Aggregate {
   events: number;
   /** Events whose aggregation property was not a number (skipped by sum, average, min and max). */
@@ -91,7 +94,7 @@ export async function aggregateEvents(ctx: TenantContext, m: MeterDefinition, ra
            ${unitsSql(m.aggregation, { events: Prisma.sql`count(*)`, values: Prisma.sql`count(v)`, sum: Prisma.sql`sum(v)`, min: Prisma.sql`min(v)`, max: Prisma.sql`max(v)`, uniques: Prisma.sql`count(DISTINCT u)` })} AS units
       FROM (SELECT ${numberOf(m, props)} AS v, ${textOf(m, props)} AS u, e."customerId" AS customer
               FROM "UsageEvent" e
-             WHERE e."storeId" = ${ctx.storeId} AND e."mode" = CAST(${ctx.mode} AS "Mode") AND e."eventName" = ${m.eventName}
+             WHERE ${tenantCondition(ctx, 'e')} AND e."eventName" = ${m.eventName}
                ${range.customerId ? Prisma.sql`AND e."customerId" = ${range.customerId}` : Prisma.empty}
                AND e."timestamp" >= ${range.from} AND e."timestamp" < ${range.to} AND ${filterSql(m.filter, props)}) matched`;
   return { events: Number(row!.events), skipped: m.aggregation === 'count' || m.aggregation === 'unique' ? 0 : Number(row!.skipped), customers: Number(row!.customers), units: row!.units };
@@ -122,7 +125,7 @@ export async function previewEvents(ctx: TenantContext, m: MeterDefinition, rang
     WITH scanned AS (
       SELECT ${numberOf(m, props)} AS v, ${textOf(m, props)} AS u, e."customerId" AS customer, to_char(e."timestamp" AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day
         FROM "UsageEvent" e
-       WHERE e."storeId" = ${ctx.storeId} AND e."mode" = CAST(${ctx.mode} AS "Mode") AND e."eventName" = ${m.eventName}
+       WHERE ${tenantCondition(ctx, 'e')} AND e."eventName" = ${m.eventName}
          AND e."timestamp" >= ${range.from} AND e."timestamp" < ${range.to} AND ${filterSql(m.filter, props)}
        ORDER BY e."timestamp" DESC
        LIMIT ${cap + 1}
@@ -142,11 +145,11 @@ export async function previewEvents(ctx: TenantContext, m: MeterDefinition, rang
 /** A (customer, meter) period's row of the consumed-units projection, as units; null when nothing was folded in yet. */
 export async function readProjection(ctx: TenantContext, m: MeterDefinition & { id: string }, customerId: string, periodStart: Date): Promise<{ units: string; updatedAt: Date } | null> {
   const [row] = await sqlClient(ctx).$queryRaw<{ units: string; updated_at: Date }[]>`
-    SELECT ${unitsSql(m.aggregation, { events: Prisma.sql`u."eventCount"`, values: Prisma.sql`u."valueCount"`, sum: Prisma.sql`u."sum"`, min: Prisma.sql`u."min"`, max: Prisma.sql`u."max"`, uniques: Prisma.sql`u."uniqueCount"` })} AS units,
+    SELECT ${unitsSql(m.aggregation, PROJECTION_PARTS)} AS units,
            u."updatedAt" AS updated_at
       FROM "MeterUsage" u
      WHERE u."meterId" = ${m.id} AND u."customerId" = ${customerId} AND u."periodStart" = ${periodStart}
-       AND u."storeId" = ${ctx.storeId} AND u."mode" = CAST(${ctx.mode} AS "Mode")`;
+       AND ${tenantCondition(ctx, 'u')}`;
   return row ? { units: row.units, updatedAt: row.updated_at } : null;
 }
 
@@ -175,7 +178,6 @@ const epochMs = (column: string) => Prisma.raw(`(TIMESTAMPTZ 'epoch' + ${column}
 /** The strings as a text[] built from one jsonb parameter. */
 const textArray = (values: readonly string[]) => Prisma.sql`ARRAY(SELECT jsonb_array_elements_text(${jsonb(values)}))`;
 const prepared = Prisma.raw(PREPARED);
-const tenantOf = (ctx: TenantContext, alias: string) => Prisma.sql`${Prisma.raw(alias)}."storeId" = ${ctx.storeId} AND ${Prisma.raw(alias)}."mode" = CAST(${ctx.mode} AS "Mode")`;
 
 /**
  * What identifies a meter's state for ingestion: a meter created, redefined, archived or
@@ -219,7 +221,7 @@ const subscriptionPeriodsJson = (ctx: TenantContext, customers: Prisma.Sql, mete
     SELECT s."id", s."createdAt", s."customerId", s."currentPeriodStartDate" AS "start", s."currentPeriodEndDate" AS "end", s."billingAnchor" AS "anchor", s."billingPeriods",
            p."recurringInterval" AS "interval", p."recurringIntervalCount" AS "intervalCount", array_agg(up."meterId" ORDER BY up."meterId") AS "meterIds"
       FROM "Subscription" s JOIN "Product" p ON p."id" = s."productId" JOIN "UsagePrice" up ON up."productId" = s."productId"
-     WHERE ${tenantOf(ctx, 's')} AND s."customerId" IN (${customers}) AND up."meterId" IN (${meters})
+     WHERE ${tenantCondition(ctx, 's')} AND s."customerId" IN (${customers}) AND up."meterId" IN (${meters})
        AND CAST(s."status" AS text) IN (${Prisma.join(LIVE_SUBSCRIPTION)}) AND s."currentPeriodStartDate" IS NOT NULL
      GROUP BY s."id", p."id") x)`;
 
@@ -249,9 +251,9 @@ export async function readIngestInputs(ctx: TenantContext, q: { customerIds: rea
   const [row] = await sqlClient(ctx).$queryRaw<{ customers: IngestInputs['customers']; meters: Json<MeterRow>[]; subscriptions: Json<SubscriptionPeriodRow>[] }[]>`${prepared}
     WITH c AS (
       SELECT c."id", c."externalId" FROM "Customer" c
-       WHERE ${tenantOf(ctx, 'c')} AND (c."id" = ANY(${textArray(q.customerIds)}) OR c."externalId" = ANY(${textArray(q.externalIds)}))
+       WHERE ${tenantCondition(ctx, 'c')} AND (c."id" = ANY(${textArray(q.customerIds)}) OR c."externalId" = ANY(${textArray(q.externalIds)}))
     ), m AS (
-      SELECT ${meterColumns('m')} FROM "Meter" m WHERE ${tenantOf(ctx, 'm')} AND m."eventName" = ANY(${textArray(q.eventNames)})
+      SELECT ${meterColumns('m')} FROM "Meter" m WHERE ${tenantCondition(ctx, 'm')} AND m."eventName" = ANY(${textArray(q.eventNames)})
     )
     SELECT (SELECT coalesce(json_agg(c), '[]') FROM c) AS customers, (SELECT coalesce(json_agg(m ORDER BY m."id"), '[]') FROM m) AS meters,
            ${subscriptionPeriodsJson(ctx, Prisma.sql`SELECT "id" FROM c`, Prisma.sql`SELECT "id" FROM m WHERE "status" = 'active'`)} AS subscriptions`;
@@ -260,9 +262,8 @@ export async function readIngestInputs(ctx: TenantContext, q: { customerIds: rea
 
 /** The units of a projection row `u` by its meter `m`'s aggregation. */
 function projectionUnitsSql(): Prisma.Sql {
-  const cols = { events: Prisma.sql`u."eventCount"`, values: Prisma.sql`u."valueCount"`, sum: Prisma.sql`u."sum"`, min: Prisma.sql`u."min"`, max: Prisma.sql`u."max"`, uniques: Prisma.sql`u."uniqueCount"` };
   const aggregations: Aggregation[] = ['count', 'sum', 'average', 'min', 'max', 'unique'];
-  return Prisma.sql`CASE m."aggregation" ${Prisma.join(aggregations.map((a) => Prisma.sql`WHEN ${a} THEN ${unitsSql(a, cols)}`), ' ')} END`;
+  return Prisma.sql`CASE m."aggregation" ${Prisma.join(aggregations.map((a) => Prisma.sql`WHEN ${a} THEN ${unitsSql(a, PROJECTION_PARTS)}`), ' ')} END`;
 }
 
 /** How many of a customer's newest projection rows of a meter (periods started by now) the consumed-units read brings along. */
@@ -283,13 +284,13 @@ export interface ConsumedInputs {
  */
 export async function readConsumedInputs(ctx: TenantContext, meterId: string, customerId: string, now: Date): Promise<ConsumedInputs> {
   const [row] = await sqlClient(ctx).$queryRaw<{ meters: Json<MeterRow>[]; customer: boolean; subscriptions: Json<SubscriptionPeriodRow>[]; recent: { periodStart: string; units: string; updatedAt: string }[] }[]>`${prepared}
-    SELECT (SELECT coalesce(json_agg(m), '[]') FROM (SELECT ${meterColumns('m')} FROM "Meter" m WHERE m."id" = ${meterId} AND ${tenantOf(ctx, 'm')}) m) AS meters,
-           EXISTS (SELECT 1 FROM "Customer" c WHERE c."id" = ${customerId} AND ${tenantOf(ctx, 'c')}) AS customer,
+    SELECT (SELECT coalesce(json_agg(m), '[]') FROM (SELECT ${meterColumns('m')} FROM "Meter" m WHERE m."id" = ${meterId} AND ${tenantCondition(ctx, 'm')}) m) AS meters,
+           EXISTS (SELECT 1 FROM "Customer" c WHERE c."id" = ${customerId} AND ${tenantCondition(ctx, 'c')}) AS customer,
            ${subscriptionPeriodsJson(ctx, Prisma.sql`SELECT CAST(${customerId} AS text)`, Prisma.sql`SELECT CAST(${meterId} AS text)`)} AS subscriptions,
            (SELECT coalesce(json_agg(r), '[]') FROM (
               SELECT u."periodStart", ${projectionUnitsSql()} AS units, u."updatedAt"
                 FROM "MeterUsage" u JOIN "Meter" m ON m."id" = u."meterId"
-               WHERE u."meterId" = ${meterId} AND u."customerId" = ${customerId} AND u."periodStart" <= ${now} AND ${tenantOf(ctx, 'u')}
+               WHERE u."meterId" = ${meterId} AND u."customerId" = ${customerId} AND u."periodStart" <= ${now} AND ${tenantCondition(ctx, 'u')}
                ORDER BY u."periodStart" DESC LIMIT ${RECENT_PERIODS}) r) AS recent`;
   return {
     meter: meterRows(row!.meters)[0] ?? null,
@@ -352,7 +353,7 @@ export async function storeAndFold(ctx: TenantContext, now: Date, batch: StoreAn
   const targets = batch.targets.map((t) => [t.key, t.meterId, t.periodStart.getTime(), t.periodEnd.getTime()]);
   const [row] = await sqlClient(ctx).$queryRaw<{ fresh: boolean; inserted: bigint }[]>`${prepared}
     WITH fresh AS (
-      SELECT coalesce((SELECT array_agg(${meterVersion('m')} ORDER BY m."id") FROM "Meter" m WHERE ${tenantOf(ctx, 'm')} AND m."eventName" = ANY(${textArray(batch.eventNames)})), '{}')
+      SELECT coalesce((SELECT array_agg(${meterVersion('m')} ORDER BY m."id") FROM "Meter" m WHERE ${tenantCondition(ctx, 'm')} AND m."eventName" = ANY(${textArray(batch.eventNames)})), '{}')
              = ${textArray(batch.versions)} AS ok
     ), ins AS (
       INSERT INTO "UsageEvent" ("id", "storeId", "mode", "eventName", "customerId", "properties", "timestamp", "idempotencyKey", "createdAt")
@@ -410,10 +411,10 @@ export async function storeAndFold(ctx: TenantContext, now: Date, batch: StoreAn
       RETURNING 1
     ), seen AS (
       UPDATE "Meter" SET "usageSeenAt" = ${now}
-       WHERE "id" IN (SELECT DISTINCT "meterId" FROM folded) AND "usageSeenAt" IS NULL AND "storeId" = ${ctx.storeId} AND "mode" = CAST(${ctx.mode} AS "Mode")
+       WHERE "id" IN (SELECT DISTINCT "meterId" FROM folded) AND "usageSeenAt" IS NULL AND ${tenantCondition(ctx)}
       RETURNING "id"
     )
-    SELECT (SELECT ok FROM fresh) AS fresh, (SELECT count(*) FROM ins) AS inserted, (SELECT count(*) FROM seen) AS seen, (SELECT count(*) FROM rolled) + (SELECT count(*) FROM rolled_unique) AS rolled`;
+    SELECT (SELECT ok FROM fresh) AS fresh, (SELECT count(*) FROM ins) AS inserted, (SELECT count(*) FROM seen) AS seen`;
   return { fresh: row!.fresh, inserted: Number(row!.inserted) };
 }
 
@@ -430,12 +431,12 @@ export async function holdIngestion(ctx: TenantContext): Promise<void> {
 export async function rebuildDailyRollup(ctx: TenantContext, m: MeterDefinition & { id: string }, fromDay: Date): Promise<void> {
   const props = Prisma.sql`e."properties"`;
   const client = sqlClient(ctx);
-  await client.$executeRaw`DELETE FROM "MeterDailyUniqueValue" d WHERE d."meterId" = ${m.id} AND ${tenantOf(ctx, 'd')}`;
-  await client.$executeRaw`DELETE FROM "MeterDailyUsage" d WHERE d."meterId" = ${m.id} AND ${tenantOf(ctx, 'd')}`;
+  await client.$executeRaw`DELETE FROM "MeterDailyUniqueValue" d WHERE d."meterId" = ${m.id} AND ${tenantCondition(ctx, 'd')}`;
+  await client.$executeRaw`DELETE FROM "MeterDailyUsage" d WHERE d."meterId" = ${m.id} AND ${tenantCondition(ctx, 'd')}`;
   await client.$executeRaw`
     WITH matched AS (
       SELECT CAST(e."timestamp" AT TIME ZONE 'UTC' AS date) AS day, e."customerId" AS customer, ${numberOf(m, props)} AS v, ${textOf(m, props)} AS u FROM "UsageEvent" e
-       WHERE ${tenantOf(ctx, 'e')} AND e."eventName" = ${m.eventName} AND e."timestamp" >= ${fromDay} AND ${filterSql(m.filter, props)}
+       WHERE ${tenantCondition(ctx, 'e')} AND e."eventName" = ${m.eventName} AND e."timestamp" >= ${fromDay} AND ${filterSql(m.filter, props)}
     ), uniq AS (
       INSERT INTO "MeterDailyUniqueValue" ("storeId", "mode", "meterId", "day", "value")
       SELECT DISTINCT ${ctx.storeId}, CAST(${ctx.mode} AS "Mode"), ${m.id}, day, u FROM matched WHERE u IS NOT NULL AND ${m.aggregation === 'unique'}
@@ -459,21 +460,21 @@ export async function previewFromRollup(ctx: TenantContext, m: MeterDefinition &
   const parts = (uniques: Prisma.Sql) => ({ events: Prisma.sql`coalesce(sum(r.n), 0)`, values: Prisma.sql`sum(r.nv)`, sum: Prisma.sql`sum(r.s)`, min: Prisma.sql`min(r.mn)`, max: Prisma.sql`max(r.mx)`, uniques });
   const rows = await sqlClient(ctx).$queryRaw<{ day: string | null; events: string; skipped: string | null; customers: bigint; units: string }[]>`
     WITH cut AS (
-      SELECT CASE WHEN EXISTS (SELECT 1 FROM "UsageEvent" e WHERE ${tenantOf(ctx, 'e')} AND e."eventName" = ${m.eventName} AND e."timestamp" > ${range.now} AND e."timestamp" < ${tomorrow})
+      SELECT CASE WHEN EXISTS (SELECT 1 FROM "UsageEvent" e WHERE ${tenantCondition(ctx, 'e')} AND e."eventName" = ${m.eventName} AND e."timestamp" > ${range.now} AND e."timestamp" < ${tomorrow})
                   THEN CAST(${range.today} AS timestamptz) ELSE CAST(${tomorrow} AS timestamptz) END AS at
     ), raw AS (
       SELECT CAST(e."timestamp" AT TIME ZONE 'UTC' AS date) AS day, e."customerId" AS customer, ${numberOf(m, props)} AS v, ${textOf(m, props)} AS u
         FROM "UsageEvent" e, cut
-       WHERE cut.at = ${range.today} AND ${tenantOf(ctx, 'e')} AND e."eventName" = ${m.eventName} AND e."timestamp" >= ${range.today} AND e."timestamp" <= ${range.now} AND ${filterSql(m.filter, props)}
+       WHERE cut.at = ${range.today} AND ${tenantCondition(ctx, 'e')} AND e."eventName" = ${m.eventName} AND e."timestamp" >= ${range.today} AND e."timestamp" <= ${range.now} AND ${filterSql(m.filter, props)}
     ), r AS (
       SELECT d."day", d."customerId" AS customer, d."eventCount" AS n, d."valueCount" AS nv, d."sum" AS s, d."min" AS mn, d."max" AS mx
         FROM "MeterDailyUsage" d, cut
-       WHERE d."meterId" = ${m.id} AND ${tenantOf(ctx, 'd')} AND d."day" >= CAST(${range.from} AT TIME ZONE 'UTC' AS date) AND d."day" < CAST(cut.at AT TIME ZONE 'UTC' AS date)
+       WHERE d."meterId" = ${m.id} AND ${tenantCondition(ctx, 'd')} AND d."day" >= CAST(${range.from} AT TIME ZONE 'UTC' AS date) AND d."day" < CAST(cut.at AT TIME ZONE 'UTC' AS date)
       UNION ALL
       SELECT day, customer, count(*), count(v), coalesce(sum(v), 0), min(v), max(v) FROM raw GROUP BY day, customer
     ), uv AS (
       SELECT d."day", d."value" FROM "MeterDailyUniqueValue" d, cut
-       WHERE ${unique} AND d."meterId" = ${m.id} AND ${tenantOf(ctx, 'd')} AND d."day" >= CAST(${range.from} AT TIME ZONE 'UTC' AS date) AND d."day" < CAST(cut.at AT TIME ZONE 'UTC' AS date)
+       WHERE ${unique} AND d."meterId" = ${m.id} AND ${tenantCondition(ctx, 'd')} AND d."day" >= CAST(${range.from} AT TIME ZONE 'UTC' AS date) AND d."day" < CAST(cut.at AT TIME ZONE 'UTC' AS date)
       UNION
       SELECT day, u FROM raw WHERE ${unique} AND u IS NOT NULL
     )
@@ -496,7 +497,7 @@ export async function previewFromRollup(ctx: TenantContext, m: MeterDefinition &
 /** The customers with events of the name since `since` (whose open periods a replay may change). */
 export async function customersWithEvents(ctx: TenantContext, eventName: string, since: Date): Promise<string[]> {
   const rows = await sqlClient(ctx).$queryRaw<{ customer: string }[]>`
-    SELECT DISTINCT e."customerId" AS customer FROM "UsageEvent" e WHERE ${tenantOf(ctx, 'e')} AND e."eventName" = ${eventName} AND e."timestamp" >= ${since}`;
+    SELECT DISTINCT e."customerId" AS customer FROM "UsageEvent" e WHERE ${tenantCondition(ctx, 'e')} AND e."eventName" = ${eventName} AND e."timestamp" >= ${since}`;
   return rows.map((r) => r.customer);
 }
 
@@ -510,13 +511,13 @@ export async function refoldPeriods(ctx: TenantContext, m: MeterDefinition & { i
   const props = Prisma.sql`e."properties"`;
   const client = sqlClient(ctx);
   const p = Prisma.sql`jsonb_to_recordset(${jsonb(periods.map((x) => ({ customer: x.customerId, ps: x.start.toISOString(), pe: x.end.toISOString() })))}) AS p(customer text, ps timestamptz, pe timestamptz)`;
-  await client.$executeRaw`DELETE FROM "MeterUniqueValue" u USING ${p} WHERE u."meterId" = ${m.id} AND u."customerId" = p.customer AND u."periodStart" = p.ps AND ${tenantOf(ctx, 'u')}`;
-  await client.$executeRaw`DELETE FROM "MeterUsage" u USING ${p} WHERE u."meterId" = ${m.id} AND u."customerId" = p.customer AND u."periodStart" = p.ps AND ${tenantOf(ctx, 'u')}`;
+  await client.$executeRaw`DELETE FROM "MeterUniqueValue" u USING ${p} WHERE u."meterId" = ${m.id} AND u."customerId" = p.customer AND u."periodStart" = p.ps AND ${tenantCondition(ctx, 'u')}`;
+  await client.$executeRaw`DELETE FROM "MeterUsage" u USING ${p} WHERE u."meterId" = ${m.id} AND u."customerId" = p.customer AND u."periodStart" = p.ps AND ${tenantCondition(ctx, 'u')}`;
   await client.$executeRaw`
     WITH matched AS (
       SELECT p.customer, p.ps, p.pe, ${numberOf(m, props)} AS v, ${textOf(m, props)} AS u
         FROM ${p} JOIN "UsageEvent" e ON e."customerId" = p.customer AND e."timestamp" >= p.ps AND e."timestamp" < p.pe
-       WHERE ${tenantOf(ctx, 'e')} AND e."eventName" = ${m.eventName} AND ${filterSql(m.filter, props)}
+       WHERE ${tenantCondition(ctx, 'e')} AND e."eventName" = ${m.eventName} AND ${filterSql(m.filter, props)}
     ), uniq AS (
       INSERT INTO "MeterUniqueValue" ("storeId", "mode", "meterId", "customerId", "periodStart", "value")
       SELECT DISTINCT ${ctx.storeId}, CAST(${ctx.mode} AS "Mode"), ${m.id}, customer, ps, u FROM matched WHERE u IS NOT NULL AND ${m.aggregation === 'unique'}
@@ -539,6 +540,6 @@ export async function readProjections(ctx: TenantContext, keys: readonly { meter
       FROM unnest(CAST(${keys.map((k) => k.meterId)} AS text[]), CAST(${keys.map((k) => k.customerId)} AS text[]), CAST(CAST(${keys.map((k) => k.periodStart.toISOString())} AS text[]) AS timestamptz[])) AS k(meter, customer, ps)
       JOIN "MeterUsage" u ON u."meterId" = k.meter AND u."customerId" = k.customer AND u."periodStart" = k.ps
       JOIN "Meter" m ON m."id" = u."meterId"
-     WHERE u."storeId" = ${ctx.storeId} AND u."mode" = CAST(${ctx.mode} AS "Mode")`;
+     WHERE ${tenantCondition(ctx, 'u')}`;
   return rows.map((r) => ({ meterId: r.meter_id, customerId: r.customer_id, periodStart: r.period_start, units: r.units }));
 }

@@ -1,12 +1,11 @@
 import { Prisma, type Split, type SplitRecipient } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../context.js';
-import { listing } from '../../db/listing.js';
+import { listing, readPage } from '../../db/listing.js';
 import { existingStores, incomingAllocations } from '../../db/system.js';
 import { db, inTransaction } from '../../db/tenant.js';
 import { invitationLink } from './split-invitations.js';
 import { invalidField, IssueList, notFound, orNotFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { toPage } from '../../lib/pagination.js';
 import { basisPoints, type CreateSplitInput, type ListSplitsInput, type SplitIdInput } from './splits.schemas.js';
 
 /**
@@ -121,9 +120,5 @@ export async function deleteSplit(ctx: RequestContext, input: SplitIdInput): Pro
 /** Allocations the caller's store receives from other stores' splits, newest first (GraphQL reads it as a connection). */
 export const incomingAllocationListing = (ctx: RequestContext) => incomingAllocations(ctx.data, ctx.storeId, ctx.mode);
 
-export async function listIncomingAllocations(ctx: RequestContext, input: ListSplitsInput) {
-  const incoming = incomingAllocationListing(ctx);
-  const [items, total] = await Promise.all([incoming.rows({ skip: (input.page_number - 1) * input.page_size, take: input.page_size }), incoming.count()]);
-  return toPage(items, total, input);
-}
+export const listIncomingAllocations = (ctx: RequestContext, input: ListSplitsInput) => readPage(incomingAllocationListing(ctx), input);
 
