@@ -13,6 +13,7 @@ import { errorHandler } from './rest/error-handler.js';
 import { v1Router } from './rest/router.js';
 import { checkoutPages } from './pages/checkout-page.js';
 import { splitInvitationPages } from './pages/split-invitation-page.js';
+import { affiliatePages } from './pages/affiliate-pages.js';
 import { portalPages } from './pages/portal-page.js';
 
 export interface AppOptions {
@@ -98,6 +99,7 @@ export function buildApp(options: AppOptions): Express {
   app.use(checkoutPages(env, { bodyLimit: config.bodyLimit, submits: limits.checkoutSubmit }));
   app.use(portalPages(env, { bodyLimit: config.bodyLimit }));
   app.use(splitInvitationPages(env, authenticator, { bodyLimit: config.bodyLimit }));
+  app.use(affiliatePages(env, { bodyLimit: config.bodyLimit }));
 
   app.use((req) => {
     throw new AppError('not_found', `No route ${req.method} ${req.path}`);

@@ -47,8 +47,7 @@ describe('data access', () => {
       'src/lib/service-secret.ts', // service-wide keys
       'src/modules/stores/api-keys.ts', // keys belong to no tenant
       'src/modules/checkouts/checkouts.service.ts', // hosted pages: the checkout or product id is the capability
-      'src/pages/portal-page.ts', // the signed link names the customer
-      'src/pages/split-invitation-page.ts', // the signed link names the recipient
+      'src/pages/signed-page.ts', // a signed link names the row (portal customer, split recipient, affiliate invitation)
       'src/modules/splits/split-invitations.ts', // an invitee's new store belongs to no tenant
       'src/app.ts', // health check
     ]);

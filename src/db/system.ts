@@ -7,7 +7,8 @@
  * - the job runner, which claims due work of every store and then runs each item in its
  *   store's tenant-bound context;
  * - hosted pages, which learn the store from a capability in the URL (a checkout id, a
- *   product id, a split invitation's recipient) before they can build a tenant context;
+ *   product id, a split invitation's recipient, an affiliate invitation, a referral code)
+ *   before they can build a tenant context; referral codes are unique across stores;
  * - maintenance across tenants (purging expired idempotency records, health checks).
  * Everything else goes through `db(ctx)` (src/db/tenant.ts). test/architecture.test.ts keeps
  * this list honest.
@@ -15,7 +16,7 @@
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { Mode } from '../generated/prisma/enums.js';
 import { isStorableText } from '../lib/text.js';
-import { rootOf, sqlClient, type DataScope, type TenantContext } from './tenant.js';
+import { rawClient, rootOf, sqlClient, type DataScope, type TenantContext } from './tenant.js';
 
 export function systemDb(scope: DataScope): PrismaClient {
   return rootOf(scope);
@@ -26,7 +27,7 @@ export function systemDb(scope: DataScope): PrismaClient {
  * id, a product's buy link, the customer of a signed portal link), in the page's environment;
  * null when there is none. The page then works in that store's tenant-bound context.
  */
-export async function storeOwning(scope: DataScope, model: 'Checkout' | 'Product' | 'Customer' | 'SplitRecipient', id: string, mode: Mode): Promise<string | null> {
+export async function storeOwning(scope: DataScope, model: 'Checkout' | 'Product' | 'Customer' | 'SplitRecipient' | 'AffiliateInvite', id: string, mode: Mode): Promise<string | null> {
   // A URL can carry text no row can hold (%00); it names nothing, like any unknown id.
   if (!isStorableText(id)) return null;
   const db = rootOf(scope);
@@ -39,8 +40,22 @@ export async function storeOwning(scope: DataScope, model: 'Checkout' | 'Product
         ? await db.product.findFirst({ where, select })
         : model === 'Customer'
           ? await db.customer.findFirst({ where, select })
-          : await db.splitRecipient.findFirst({ where, select });
+          : model === 'SplitRecipient'
+            ? await db.splitRecipient.findFirst({ where, select })
+            : await db.affiliateInvite.findFirst({ where, select });
   return row?.storeId ?? null;
+}
+
+/**
+ * The affiliate holding a referral code, of whichever store and environment (codes are unique
+ * across the service, so a referral link names only the code); null when none does. Read
+ * through the caller's transaction when it has one.
+ */
+export async function affiliateByCode(scope: DataScope, code: string): Promise<{ id: string; storeId: string; mode: Mode; status: string } | null> {
+  if (!isStorableText(code)) return null;
+  const [row] = await rawClient(scope).$queryRaw<{ id: string; storeId: string; mode: Mode; status: string }[]>`
+    SELECT "id", "storeId", "mode", "status" FROM "Affiliate" WHERE "referralCode" = ${code}`;
+  return row ?? null;
 }
 
 /**

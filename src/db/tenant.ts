@@ -225,7 +225,7 @@ export function inTransactionNow(ctx: TenantContext): boolean {
 }
 
 /** The scope's open transaction, or the database: for statements that filter by tenant themselves. */
-const rawClient = (scope: DataScope): Prisma.TransactionClient => scope[TX] ?? scope[ROOT];
+export const rawClient = (scope: DataScope): Prisma.TransactionClient => scope[TX] ?? scope[ROOT];
 
 /**
  * `rawClient` for the other modules of src/db (src/db/usage.ts) that write their own statements,

@@ -23,6 +23,7 @@ const NODE_TYPE_OF: Partial<Record<IdKind, string>> = {
   ledgerTransaction: 'CreditTransaction',
   meter: 'Meter',
   split: 'Split',
+  affiliate: 'Affiliate',
 };
 
 const TYPE_BY_PREFIX = new Map<string, string>(

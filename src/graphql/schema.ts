@@ -13,6 +13,7 @@ import '../modules/refunds/refunds.graphql.js';
 import '../modules/credits/credits.graphql.js';
 import '../modules/meters/meters.graphql.js';
 import '../modules/splits/splits.graphql.js';
+import '../modules/affiliates/affiliates.graphql.js';
 import '../modules/stats/stats.graphql.js';
 import '../modules/usage-events/usage-events.graphql.js';
 

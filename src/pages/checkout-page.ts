@@ -25,6 +25,7 @@ import { csrfNonce, csrfToken, csrfValid } from './csrf.js';
 import { renderInlineMarkdown } from './markdown.js';
 import { formatMoney, parseMajorAmount, toDecimalString } from './money.js';
 import { sendMessage, sendPage } from './render.js';
+import { referralCodeOf } from './referral-cookie.js';
 
 const CSRF_SECRET = 'checkout_form_key';
 
@@ -37,7 +38,7 @@ interface FormState {
   fields: FieldValues;
 }
 
-const CADENCE: Record<string, string> = {
+export const CADENCE: Record<string, string> = {
   'every-day': 'daily',
   'every-month': 'monthly',
   'every-three-months': 'every three months',
@@ -195,7 +196,7 @@ export function checkoutPages(env: ServiceEnv, options: { bodyLimit: string; sub
 
   router.get('/buy/:productId', async (req, res) => {
     try {
-      const c = await openCheckoutForProduct(env, req.params.productId, traceIdOf(res));
+      const c = await openCheckoutForProduct(env, req.params.productId, traceIdOf(res), referralCodeOf(req));
       if (!c) return sendMessage(res, 404, 'Product not found', 'This product does not exist in this environment.');
       res.redirect(303, `/checkout/${c.id}`);
     } catch (err) {

@@ -1,14 +1,13 @@
-import express, { type Request, type Response, type Router } from 'express';
-import { contextFor, type RequestContext, type ServiceEnv } from '../context.js';
-import { storeOwning } from '../db/system.js';
+import express, { type Router } from 'express';
+import type { ServiceEnv } from '../context.js';
 import { AppError, httpStatusOf } from '../lib/errors.js';
 import { serviceSecret } from '../lib/service-secret.js';
 import { serializeLicense } from '../modules/licenses/licenses.serializer.js';
 import { payWithNewCardFromPortal, portalLinkValid, portalView } from '../modules/portal/portal.service.js';
-import { withStoreClock } from '../modules/test-clock/test-clock.service.js';
 import { csrfNonce, csrfToken, csrfValid } from './csrf.js';
 import { formatMoney } from './money.js';
 import { sendMessage, sendPage } from './render.js';
+import { signedPages } from './signed-page.js';
 
 const day = (d: Date | null) => (d ? d.toISOString().slice(0, 10) : '—');
 const CSRF_SECRET = 'portal_form_key';
@@ -20,23 +19,12 @@ export function portalPages(env: ServiceEnv, options: { bodyLimit: string } = { 
   const router = express.Router();
   const form = express.urlencoded({ extended: false, limit: options.bodyLimit, parameterLimit: 20 });
 
-  /** The customer's store context when the signed link is genuine and current; else the page has answered. */
-  async function linked(req: Request, res: Response, customerId: string): Promise<RequestContext | null> {
-    const valid = await portalLinkValid(env.data, env.mode, env.clock.now(), customerId, String(req.query.expires ?? ''), String(req.query.signature ?? ''));
-    if (!valid) {
-      sendMessage(res, 403, 'Link expired', 'This billing link is invalid or has expired. Ask the seller for a new one.');
-      return null;
-    }
-    // The signed link is the capability: it names the customer, whose store the page then reads as.
-    const storeId = await storeOwning(env.data, 'Customer', customerId, env.mode);
-    if (!storeId) {
-      sendMessage(res, 404, 'Not found', 'This customer does not exist.');
-      return null;
-    }
-    return withStoreClock(contextFor(env, storeId, { traceId: res.locals.traceId as string, source: 'page' }));
-  }
-
-  const linkQuery = (req: Request) => `expires=${encodeURIComponent(String(req.query.expires ?? ''))}&signature=${encodeURIComponent(String(req.query.signature ?? ''))}`;
+  const { linked, linkQuery, expiresText } = signedPages(env, {
+    valid: portalLinkValid,
+    owner: 'Customer',
+    expired: 'This billing link is invalid or has expired. Ask the seller for a new one.',
+    gone: 'This customer does not exist.',
+  });
 
   router.get('/portal/:customerId', async (req, res) => {
     const { customerId } = req.params;
@@ -50,7 +38,7 @@ export function portalPages(env: ServiceEnv, options: { bodyLimit: string } = { 
     sendPage(res, 200, 'portal', 'Billing', {
       testMode: env.mode === 'test',
       customer: { email: customer.email },
-      expires: new Date(Number(req.query.expires)).toISOString().replace('T', ' ').slice(0, 16) + ' UTC',
+      expires: expiresText(req),
       subscriptions: customer.subscriptions.map((s) => ({
         product: s.product.name,
         status: s.status,

@@ -1,13 +1,12 @@
-import express, { type Request, type Response, type Router } from 'express';
-import { contextFor, type RequestContext, type ServiceEnv } from '../context.js';
-import { storeOwning } from '../db/system.js';
+import express, { type Router } from 'express';
+import type { ServiceEnv } from '../context.js';
 import { AppError, httpStatusOf } from '../lib/errors.js';
 import { serviceSecret } from '../lib/service-secret.js';
 import { acceptInvitation, acceptWithNewStore, declineInvitation, invitationLinkValid, invitationView } from '../modules/splits/split-invitations.js';
 import type { ApiKeyAuthenticator } from '../modules/stores/api-keys.js';
-import { withStoreClock } from '../modules/test-clock/test-clock.service.js';
 import { csrfNonce, csrfToken, csrfValid } from './csrf.js';
 import { sendMessage, sendPage } from './render.js';
+import { signedPages } from './signed-page.js';
 
 const CSRF_SECRET = 'split_invitation_form_key';
 
@@ -15,22 +14,12 @@ const CSRF_SECRET = 'split_invitation_form_key';
 export function splitInvitationPages(env: ServiceEnv, authenticator: ApiKeyAuthenticator, options: { bodyLimit: string }): Router {
   const router = express.Router();
   const form = express.urlencoded({ extended: false, limit: options.bodyLimit, parameterLimit: 10 });
-  const linkQuery = (req: Request) => `expires=${encodeURIComponent(String(req.query.expires ?? ''))}&signature=${encodeURIComponent(String(req.query.signature ?? ''))}`;
-
-  /** The inviting store's context when the signed link is genuine and current; else the page has answered. */
-  async function linked(req: Request, res: Response, recipientId: string): Promise<RequestContext | null> {
-    if (!(await invitationLinkValid(env.data, env.mode, env.clock.now(), recipientId, String(req.query.expires ?? ''), String(req.query.signature ?? '')))) {
-      sendMessage(res, 403, 'Link expired', 'This invitation link is invalid or has expired. Ask the store that invited you for a new one.');
-      return null;
-    }
-    // The signed link is the capability: it names the recipient, whose split's store the page reads as.
-    const storeId = await storeOwning(env.data, 'SplitRecipient', recipientId, env.mode);
-    if (!storeId) {
-      sendMessage(res, 404, 'Not found', 'This invitation no longer exists.');
-      return null;
-    }
-    return withStoreClock(contextFor(env, storeId, { traceId: res.locals.traceId as string, source: 'page' }));
-  }
+  const { linked, linkQuery, expiresText } = signedPages(env, {
+    valid: invitationLinkValid,
+    owner: 'SplitRecipient',
+    expired: 'This invitation link is invalid or has expired. Ask the store that invited you for a new one.',
+    gone: 'This invitation no longer exists.',
+  });
 
   router.get('/split-invitations/:recipientId', async (req, res) => {
     const { recipientId } = req.params;
@@ -46,7 +35,7 @@ export function splitInvitationPages(env: ServiceEnv, authenticator: ApiKeyAuthe
       inviter: view.inviter,
       percent: view.percent,
       covers: view.covers,
-      expires: new Date(Number(req.query.expires)).toISOString().replace('T', ' ').slice(0, 16) + ' UTC',
+      expires: expiresText(req),
       acceptAction: `/split-invitations/${recipientId}/accept?${linkQuery(req)}`,
       declineAction: `/split-invitations/${recipientId}/decline?${linkQuery(req)}`,
       acceptCsrf: csrfToken(secret, `split-accept:${recipientId}`, nonce),

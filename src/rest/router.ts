@@ -15,6 +15,7 @@ import { creditRoutes } from '../modules/credits/credits.routes.js';
 import { meterRoutes } from '../modules/meters/meters.routes.js';
 import { usageEventRoutes } from '../modules/usage-events/usage-events.routes.js';
 import { splitRoutes } from '../modules/splits/splits.routes.js';
+import { affiliateRoutes } from '../modules/affiliates/affiliates.routes.js';
 import { statsRoutes } from '../modules/stats/stats.routes.js';
 import { AppError } from '../lib/errors.js';
 import { requireApiKey, type ListenerEnv } from './auth.js';
@@ -37,6 +38,7 @@ export const V1_ROUTES: ((router: Router) => void)[] = [
   meterRoutes,
   usageEventRoutes,
   splitRoutes,
+  affiliateRoutes,
   statsRoutes,
 ];
 

@@ -20,7 +20,7 @@ describe('hostile input over every page and GraphQL mutation', () => {
     const checkout = (await h.call('POST', '/v1/checkouts', { product_id: h.fixture.product })).json;
     const checkoutPath = new URL(checkout.checkout_url).pathname;
     const routes = pageRoutes();
-    expect(routes.map((r) => r.name)).toEqual(expect.arrayContaining(['GET /buy/:productId', 'GET /checkout/:id', 'POST /checkout/:id', 'GET /portal/:customerId']));
+    expect(routes.map((r) => r.name)).toEqual(expect.arrayContaining(['GET /buy/:productId', 'GET /checkout/:id', 'POST /checkout/:id', 'GET /portal/:customerId', 'GET /split-invitations/:recipientId', 'GET /affiliate-invitations/:inviteId', 'GET /r/:code']));
     const before = await h.fingerprint();
     const check = async (what: string, res: Response) => {
       const text = await res.text();

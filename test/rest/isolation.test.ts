@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inTransaction } from '../../src/db/tenant.js';
 import { recordEvent } from '../../src/modules/events/events.service.js';
+import { acceptAffiliateInvite } from '../../src/modules/affiliates/affiliate-invitations.js';
 import { makeCustomer, makePaidCheckout, makeProduct, makeRecurringProduct } from '../support/factories.js';
 import { tenantFingerprint, v1Routes } from '../support/routes.js';
 import { api, startTestService, type TestService } from '../support/service.js';
@@ -29,6 +30,7 @@ interface Fixture {
   creditTransaction: string;
   meter: string;
   split: string;
+  affiliate: string;
 }
 
 type Call = { query?: Record<string, string>; body?: Record<string, unknown>; params?: Record<string, string> };
@@ -122,6 +124,15 @@ const ROUTES: Record<string, ((f: Fixture) => Call) | null> = {
   'GET /stats/summary': null,
   'GET /splits/:id': (f) => ({ params: { id: f.split } }),
   'DELETE /splits/:id': (f) => ({ params: { id: f.split } }),
+  'POST /affiliates/invites': null,
+  'GET /affiliates/invites': null,
+  // The caller's own program: made for it on first use, never another store's.
+  'GET /affiliates/program': null,
+  'POST /affiliates/program': null,
+  'GET /affiliates': null,
+  'GET /affiliates/:id': (f) => ({ params: { id: f.affiliate } }),
+  'GET /affiliates/:id/commissions': (f) => ({ params: { id: f.affiliate } }),
+  'POST /affiliates/:id/payouts': (f) => ({ params: { id: f.affiliate } }),
 };
 
 /** Every route of the /v1 router as "METHOD /path". */
@@ -158,6 +169,8 @@ describe('isolation of every /v1 route that names a resource', () => {
     const meter = (await rest('POST', '/v1/meters', { name: 'Owned', event_name: 'owned.usage', aggregation: 'sum', aggregation_property: 'n', unit_label: 'n' })).json.id;
     await rest('POST', '/v1/events/ingest', { events: [{ name: 'owned.usage', customer_id: customer, event_id: 'owned-1', properties: { n: 3 } }] });
     const split = (await rest('POST', '/v1/splits', { type: 'store', type_reference: owner.id, recipients: [{ recipient_type: 'email', recipient_reference: 'partner@example.com', amount: 10 }] })).json.id;
+    const invite = (await rest('POST', '/v1/affiliates/invites', { email: 'affiliate@example.com', name: 'Owned' })).json.id;
+    const affiliate = (await acceptAffiliateInvite(ctx, invite, null)).id;
     fixture = {
       product: keyed.id,
       customer,
@@ -176,6 +189,7 @@ describe('isolation of every /v1 route that names a resource', () => {
       creditTransaction,
       meter,
       split,
+      affiliate,
     };
     const other = await service.createStore('Intruder');
     intruders = [

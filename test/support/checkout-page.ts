@@ -9,14 +9,38 @@ export interface PageResult {
 }
 
 export class CheckoutBrowser {
-  private cookie = '';
+  private readonly cookies = new Map<string, string>();
 
   constructor(private readonly baseUrl: string) {}
 
+  /** The cookies the pages set, as a browser sends them back. */
+  get cookie(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+
+  private keep(res: Response) {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const at = pair!.indexOf('=');
+      this.cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
+    }
+  }
+
   async get(path: string): Promise<PageResult> {
-    const res = await fetch(new URL(path, this.baseUrl), { redirect: 'manual', headers: this.cookie ? { cookie: this.cookie } : {} });
-    const setCookie = res.headers.get('set-cookie');
-    if (setCookie) this.cookie = setCookie.split(';')[0]!;
+    const res = await fetch(new URL(path, this.baseUrl), { redirect: 'manual', headers: this.cookies.size ? { cookie: this.cookie } : {} });
+    this.keep(res);
+    return { status: res.status, location: res.headers.get('location'), html: await res.text() };
+  }
+
+  /** Submits a page's form (its action, its fields) as a browser on the same site would. */
+  async postForm(action: string, fields: Record<string, string>): Promise<PageResult> {
+    const res = await fetch(new URL(action, this.baseUrl), {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: this.cookie, 'sec-fetch-site': 'same-origin' },
+      body: new URLSearchParams(fields),
+    });
+    this.keep(res);
     return { status: res.status, location: res.headers.get('location'), html: await res.text() };
   }
 

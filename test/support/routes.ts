@@ -2,6 +2,8 @@ import { Router } from 'express';
 import { TENANT_MODELS } from '../../src/db/tenant.js';
 import type { Operation } from '../../src/core/operation.js';
 import { checkoutPages } from '../../src/pages/checkout-page.js';
+import { splitInvitationPages } from '../../src/pages/split-invitation-page.js';
+import { affiliatePages } from '../../src/pages/affiliate-pages.js';
 import { portalPages } from '../../src/pages/portal-page.js';
 import { operationOfHandler } from '../../src/rest/operation-route.js';
 import { v1Router } from '../../src/rest/router.js';
@@ -37,10 +39,16 @@ export function v1Routes(): RouteInfo[] {
   return routesOf(v1Router({} as never));
 }
 
-/** Every route of the hosted pages (checkout, portal), read from their routers. */
+/** Every route of the hosted pages (checkout, portal, split and affiliate invitations, referral links), read from their routers. */
 export function pageRoutes(): RouteInfo[] {
   const none = { take: async () => null };
-  return [...routesOf(checkoutPages({} as never, { bodyLimit: '1kb', submits: none })), ...routesOf(portalPages({} as never))];
+  const env = { baseUrl: 'http://localhost' } as never;
+  return [
+    ...routesOf(checkoutPages({} as never, { bodyLimit: '1kb', submits: none })),
+    ...routesOf(portalPages(env)),
+    ...routesOf(splitInvitationPages(env, {} as never, { bodyLimit: '1kb' })),
+    ...routesOf(affiliatePages(env, { bodyLimit: '1kb' })),
+  ];
 }
 
 /** One text per tenant table over a store's rows in one environment: any write to them changes it. */

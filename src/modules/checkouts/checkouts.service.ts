@@ -9,6 +9,7 @@ import { newId } from '../../lib/ids.js';
 import { MAX_WIRE_AMOUNT } from '../../lib/money.js';
 import { parseInput } from '../../lib/validation.js';
 import { findRedeemableDiscount } from '../discounts/discounts.service.js';
+import { findActiveAffiliate } from '../affiliates/affiliates.service.js';
 import { paymentProcessorFor } from '../payments/processor.js';
 import { findPurchasableProductOrThrow, PRODUCT_INCLUDE } from '../products/products.service.js';
 import { SUBSCRIPTION_INCLUDE } from '../subscriptions/subscriptions.service.js';
@@ -83,8 +84,9 @@ export async function createCheckout(ctx: RequestContext, input: CreateCheckoutI
   extra.forEach((f, i) => {
     if (extra.findIndex((o) => o.key === f.key) !== i) problems.add(['custom_fields', i, 'key'], `duplicate key "${f.key}"`);
   });
-  // Affiliate programmes are not part of this service yet, so no code can belong to an active affiliate.
-  if (input.affiliate_code) problems.add('affiliate_code', `affiliate code ${input.affiliate_code} does not belong to an active affiliate of this store`);
+  // The sale is the affiliate's whose code it was when the checkout was made.
+  const affiliate = input.affiliate_code ? await findActiveAffiliate(ctx, input.affiliate_code) : null;
+  if (input.affiliate_code && !affiliate) problems.add('affiliate_code', `affiliate code ${input.affiliate_code} does not belong to an active affiliate of this store`);
 
   let customerId: string | null = null;
   if (input.customer?.id) {
@@ -109,7 +111,8 @@ export async function createCheckout(ctx: RequestContext, input: CreateCheckoutI
       successUrl: input.success_url ?? null,
       metadata: input.metadata ?? {},
       extraFields: extraFieldsOf(extra) as unknown as P.InputJsonArray,
-      affiliateCode: input.affiliate_code ?? null,
+      affiliateCode: affiliate?.referralCode ?? null,
+      affiliateId: affiliate?.id ?? null,
       apiKeyId: ctx.apiKeyId ?? null,
       createdAt: ctx.clock.now(),
     },
@@ -147,10 +150,17 @@ export async function checkoutPageContext(env: ServiceEnv, checkoutId: string, t
   return storeId ? withStoreClock(contextFor(env, storeId, { traceId, source: 'page' })) : null;
 }
 
-/** `product_url`: every visit opens a fresh checkout for the product, in the listener's environment. */
-export async function openCheckoutForProduct(env: ServiceEnv, productId: string, traceId: string): Promise<CheckoutWithRelations | null> {
+/**
+ * `product_url`: every visit opens a fresh checkout for the product, in the listener's
+ * environment. `referralCode` names the code a referral link left for the product's store, if
+ * any: the checkout is that affiliate's while they are active, and a stale code is ignored
+ * (it must not keep a buyer from buying).
+ */
+export async function openCheckoutForProduct(env: ServiceEnv, productId: string, traceId: string, referralCode?: (storeId: string) => string | undefined): Promise<CheckoutWithRelations | null> {
   const storeId = await storeOwning(env.data, 'Product', productId, env.mode);
   if (!storeId) return null;
   const ctx = await withStoreClock(contextFor(env, storeId, { traceId, source: 'page' }));
-  return createCheckout(ctx, parseInput(createCheckoutSchema, { product_id: productId }));
+  const code = referralCode?.(storeId);
+  const affiliate = code ? await findActiveAffiliate(ctx, code) : null;
+  return createCheckout(ctx, parseInput(createCheckoutSchema, { product_id: productId, ...(affiliate ? { affiliate_code: affiliate.referralCode } : {}) }));
 }

@@ -1,4 +1,3 @@
-import { allocateToSplits } from '../splits/split-allocations.js';
 import type { Discount, Prisma as P } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../context.js';
 import { db } from '../../db/tenant.js';
@@ -14,6 +13,7 @@ import { normalizeTaxId } from '../tax/tax.js';
 import { RENEW_JOB } from '../subscriptions/renewals.js';
 import { scheduleJob } from '../../jobs/scheduled-jobs.js';
 import { expectDispute } from '../disputes/disputes.service.js';
+import { sharePayments } from '../payments/payment-shares.js';
 import type { Quote } from './checkout-quote.js';
 import type { Buyer } from './checkout-payment.js';
 import { CHECKOUT_INCLUDE, type CheckoutWithRelations, type PayableCheckout } from './checkouts.service.js';
@@ -95,6 +95,7 @@ export async function completePurchase(
         discountPeriodsLeft,
         lastTransactionId: transactionId,
         lastTransactionDate: now,
+        affiliateId: c.affiliateId,
         nextTransactionDate: periodEnd,
         currentPeriodStartDate: periodStart,
         currentPeriodEndDate: periodEnd,
@@ -139,7 +140,7 @@ export async function completePurchase(
       createdAt: now,
     },
   });
-  await allocateToSplits(ctx, [{ transactionId, productId: product.id, net: quote.amount_due - quote.tax_amount, currency: quote.currency }]);
+  await sharePayments(ctx, [{ transactionId, productId: product.id, affiliateId: c.affiliateId, net: quote.amount_due - quote.tax_amount, currency: quote.currency }]);
   await expectDispute(ctx, transactionId, charge);
   await tx.order.create({
     data: {
@@ -157,6 +158,7 @@ export async function completePurchase(
       taxAmount: quote.tax_amount,
       amountDue: quote.amount_due,
       amountPaid: quote.amount_due,
+      affiliate: c.affiliateId,
       createdAt: now,
     },
   });

@@ -1,4 +1,4 @@
-import { allocatePaid } from '../splits/split-allocations.js';
+import { sharePaidTransaction } from '../payments/payment-shares.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../context.js';
 import { db, inTransaction, lockRow, updateRows } from '../../db/tenant.js';
@@ -84,7 +84,8 @@ async function finishRecharge(ctx: RequestContext, accountId: string, started: S
   });
   if (settled.count === 0 || result.status !== 'succeeded') return;
   const account = await db(ctx).creditAccount.findUniqueOrThrow({ where: { id: accountId } });
-  await allocatePaid(ctx, started.transactionId, account.rechargeProductId);
+  // A top-up is the customer's own, not a referred sale: no affiliate earns on it.
+  await sharePaidTransaction(ctx, started.transactionId, account.rechargeProductId, null);
   const amount = account.rechargeAmount;
   if (!amount) return;
   const key = `recharge:${started.transactionId}`;

@@ -1,4 +1,4 @@
-import { reverseAllocations } from '../splits/split-allocations.js';
+import { reverseShares } from '../payments/payment-shares.js';
 import type { Prisma as P } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../context.js';
 import { db, inTransaction, lockRow } from '../../db/tenant.js';
@@ -90,7 +90,7 @@ async function settle(ctx: RequestContext, refundId: string, result: RefundResul
   const t = await db(ctx).transaction.findUniqueOrThrow({ where: { id: r.transactionId } });
   const given = sum((await db(ctx).refund.findMany({ where: { transactionId: t.id, status: 'succeeded' }, select: { amount: true } })).map((x) => x.amount));
   await db(ctx).transaction.update({ where: { id: t.id }, data: { status: given >= t.amountPaid ? 'refunded' : 'partialRefund' } });
-  await reverseAllocations(ctx, r.id, t, given);
+  await reverseShares(ctx, r.id, t, given);
   const settled = await db(ctx).refund.findUniqueOrThrow({ where: { id: r.id }, include: { transaction: true } });
   await recordEvent(ctx, 'refund.created', serializeRefund(settled) as unknown as P.InputJsonObject);
   return settled;

@@ -55,12 +55,6 @@ export async function allocateToSplits(ctx: RequestContext, paid: readonly PaidT
   if (rows.length) await insertRows(ctx, 'SplitAllocation', rows);
 }
 
-/** `allocateToSplits` for one transaction just marked paid, read back for its amounts. */
-export async function allocatePaid(ctx: RequestContext, transactionId: string, productId: string | null): Promise<void> {
-  const t = await db(ctx).transaction.findUniqueOrThrow({ where: { id: transactionId }, select: { amount: true, taxAmount: true, currency: true } });
-  await allocateToSplits(ctx, [{ transactionId, productId, net: t.amount - t.taxAmount, currency: t.currency }]);
-}
-
 /**
  * Reverses a transaction's allocations for a refund that succeeded, given everything refunded
  * of it so far (this refund included): the refunds' net part, apportioned over the allocations

@@ -12,7 +12,7 @@ import type { EventType } from '../events/events.service.js';
 import { creditFeaturesOf, grantPurchasedCredits } from '../credits/credit-grants.js';
 import { announceSubscription, announceSubscriptions } from './subscriptions.service.js';
 import { chargeUsage } from '../meters/usage-billing.js';
-import { allocateToSplits } from '../splits/split-allocations.js';
+import { sharePayments } from '../payments/payment-shares.js';
 
 /**
  * Renewals and dunning: one job per subscription (`subscription.renew`), due at the end of its
@@ -253,12 +253,15 @@ async function finishTries(ctx: RequestContext, outcomes: readonly Outcome[], re
   if (!nowPaid.length && !nowDeclined.length) return;
   const subs = await db(ctx).subscription.findMany({
     where: { id: { in: [...nowPaid, ...nowDeclined].map((o) => o.t.subscriptionId) } },
-    select: { id: true, status: true, discountId: true, discountPeriodsLeft: true, billingPeriods: true, customerId: true, productId: true },
+    select: { id: true, status: true, discountId: true, discountPeriodsLeft: true, billingPeriods: true, customerId: true, productId: true, affiliateId: true },
   });
   const byId = new Map(subs.map((s) => [s.id, s]));
-  await allocateToSplits(
+  await sharePayments(
     ctx,
-    nowPaid.map(({ t }) => ({ transactionId: t.transaction.id, productId: byId.get(t.subscriptionId)!.productId, net: t.transaction.amount - t.transaction.taxAmount, currency: t.transaction.currency })),
+    nowPaid.map(({ t }) => {
+      const s = byId.get(t.subscriptionId)!;
+      return { transactionId: t.transaction.id, productId: s.productId, affiliateId: s.affiliateId, net: t.transaction.amount - t.transaction.taxAmount, currency: t.transaction.currency };
+    }),
   );
   const now = ctx.clock.now();
   await updateRows(

@@ -1,4 +1,4 @@
-import { allocatePaid } from '../splits/split-allocations.js';
+import { sharePaidTransaction } from '../payments/payment-shares.js';
 import type { Discount } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../context.js';
 import { db, inTransaction, lockRow } from '../../db/tenant.js';
@@ -222,7 +222,7 @@ async function change(ctx: RequestContext, id: string, c: Change): Promise<Subsc
     // What was paid for is what step 1 planned: applied as it was, whatever happened to the
     // subscription meanwhile (a cancel, a renewal), so that no paid change is lost.
     await db(tx).subscription.update({ where: { id }, data: { lastTransactionId: started.transactionId, lastTransactionDate: tx.clock.now() } });
-    await allocatePaid(tx, started.transactionId, started.applied.productId);
+    await sharePaidTransaction(tx, started.transactionId, started.applied.productId, s.affiliateId);
     return { subscription: await apply(tx, s, started.applied) };
   });
   if ('declined' in outcome) throw new AppError('card_declined', `The card was declined (${outcome.declined}); the subscription is unchanged`);
