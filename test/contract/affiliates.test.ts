@@ -138,6 +138,24 @@ describe('affiliates', () => {
     expect((await h.client.affiliates.retrieve(affiliate.id)).earnings).toBe(0);
   });
 
+  it('a chargeback reverses the commission and the split allocations in full', async () => {
+    const { affiliate, code } = await join('dispute@example.com');
+    const partner = await h.service.createStore('Partner');
+    expect((await h.call('POST', '/v1/splits', { type: 'store', type_reference: h.store.id, recipients: [{ recipient_type: 'store', recipient_reference: partner.id, amount: 30 }] })).status).toBe(200);
+    const product = await makeProduct(await ctx(), { price: 2_500, currency: 'EUR' });
+    const paid = await makePaidCheckout(await ctx(), product.id, { checkout: { affiliate_code: code }, buyer: { country: 'US', card_number: '4000000000000259' } });
+    const sale = paid.order!.transactionId!;
+    expect((await commissions(affiliate.id)).map((c) => c.amount)).toEqual([500]);
+    await h.call('POST', '/v1/test-clock/advance', { seconds: 3_700 });
+    expect((await h.service.db.prisma.transaction.findUniqueOrThrow({ where: { id: sale } })).status).toBe('chargedBack');
+    const dispute = await h.service.db.prisma.dispute.findUniqueOrThrow({ where: { transactionId: sale } });
+    // The client keeps only its model's fields; the reversal's `refund` (our extension) is read raw.
+    const raw = (await h.call('GET', `/v1/affiliates/${affiliate.id}/commissions`)).json.items;
+    expect(raw.map((c: { amount: number; refund: string | null }) => [c.amount, c.refund])).toEqual([[-500, dispute.id], [500, null]]);
+    const allocations = await h.service.db.prisma.splitAllocation.findMany({ where: { transactionId: sale }, orderBy: { id: 'asc' } });
+    expect(allocations.map((a) => [a.amount, a.refundId])).toEqual([[750n, null], [-750n, dispute.id]]);
+  });
+
   it('earns on renewals, turns approved after the hold, and a payout marks them paid', async () => {
     const { affiliate, code } = await join('sub@example.com');
     expect((await h.call('POST', '/v1/affiliates/program', { commission_percent: 12.5, hold_days: 10 })).json).toMatchObject({ commission_percent: 12.5, hold_days: 10, cookie_days: 30 });

@@ -6,6 +6,7 @@ import { newId } from '../../lib/ids.js';
 import { toWireNumber } from '../../lib/money.js';
 import { recordEvent } from '../events/events.service.js';
 import type { ChargeResult } from '../payments/processor.js';
+import { reverseShares } from '../payments/payment-shares.js';
 import { relatedIds, serializeTransaction } from '../transactions/transactions.serializer.js';
 
 /**
@@ -21,7 +22,11 @@ export async function expectDispute(ctx: RequestContext, transactionId: string, 
   await scheduleJob(ctx, DISPUTE_JOB, transactionId, new Date(ctx.clock.now().getTime() + charge.disputeAfterMs));
 }
 
-/** Records the dispute of a paid transaction: `chargedBack`, a Dispute, and `dispute.created`, once. */
+/**
+ * Records the dispute of a paid transaction: `chargedBack`, a Dispute, and `dispute.created`,
+ * once. The money is gone, so what it owed others (split allocations, the affiliate's
+ * commission) is reversed in full, as a full refund would.
+ */
 export async function recordDispute(ctx: RequestContext, transactionId: string): Promise<void> {
   await inTransaction(ctx, async (tx) => {
     if (!(await lockRow(tx, 'Transaction', transactionId))) return;
@@ -30,6 +35,7 @@ export async function recordDispute(ctx: RequestContext, transactionId: string):
     const now = tx.clock.now();
     const dispute = await db(tx).dispute.create({ data: { id: newId('dispute'), transactionId, amount: t.amountPaid - t.refundedAmount, currency: t.currency, createdAt: now } });
     const charged = await db(tx).transaction.update({ where: { id: transactionId }, data: { status: 'chargedBack' } });
+    await reverseShares(tx, dispute.id, t, t.amount);
     await recordEvent(tx, 'dispute.created', {
       id: dispute.id,
       mode: dispute.mode,

@@ -23,8 +23,8 @@ export async function sharePaidTransaction(ctx: RequestContext, transactionId: s
   await sharePayments(ctx, [{ transactionId, productId, affiliateId, net: t.amount - t.taxAmount, currency: t.currency }]);
 }
 
-/** Reverses the shares of a transaction for a refund that succeeded, given everything refunded of it so far. */
-export async function reverseShares(ctx: RequestContext, refundId: string, t: Pick<Transaction, 'id' | 'amount' | 'taxAmount' | 'currency'>, refundedSoFar: bigint): Promise<void> {
-  await reverseAllocations(ctx, refundId, t, refundedSoFar);
-  await reverseCommissions(ctx, refundId, t, refundedSoFar);
+/** Reverses the shares of a transaction for a refund that succeeded (or a dispute: everything), given everything refunded of it so far. */
+export async function reverseShares(ctx: RequestContext, refundOrDisputeId: string, t: Pick<Transaction, 'id' | 'amount' | 'taxAmount' | 'currency'>, refundedSoFar: bigint): Promise<void> {
+  await reverseAllocations(ctx, refundOrDisputeId, t, refundedSoFar);
+  await reverseCommissions(ctx, refundOrDisputeId, t, refundedSoFar);
 }
