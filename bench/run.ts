@@ -14,7 +14,8 @@
  *   BENCH_DURATION  seconds of measurement per target and concurrency (default 5)
  *   BENCH_PG_URL    an existing database to issue CREATE/DROP DATABASE from
  *                   (default postgresql://postgres@127.0.0.1:5432/test)
- *   BENCH_ONLY      one section alone: `renewals`, `ledger` or `metering`
+ *   BENCH_ONLY      one section alone: `renewals`, `ledger` or `metering`; `paths` runs the
+ *                   request paths (products, checkout, graph, webhooks, start-up) without them
  *   BENCH_PROFILE   a directory: every server child writes its CPU profile there on exit
  *
  * Every server runs as a child process so that the load generator (autocannon, in this
@@ -22,6 +23,7 @@
  * something broke (a server did not start, non-2xx answers, connection errors); missing
  * the throughput target is reported, not failed.
  */
+import { benchStartup, reportStartup } from './startup.js';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -347,18 +349,22 @@ async function main(cleanup: Cleanup): Promise<number> {
   // BENCH_ONLY=metering: the metering section alone.
   if (process.env.BENCH_ONLY === 'metering') return reportMetering(await benchMetering(db.url, s.durationSec, (name, run) => cleanup.defer(name, run)));
 
+  // BENCH_ONLY=paths: the request paths people feel (products, checkout, customer graph,
+  // webhooks, start-up), without the renewal, ledger and metering sections.
+  const paths = process.env.BENCH_ONLY === 'paths';
   const pgRun = await benchService('postgres/ours', { DATABASE_URL: db.url }, s, cleanup);
   const baseline = await benchBaseline(db.url, pgRun.productId, s, cleanup);
 
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-pglite-'));
   cleanup.defer(`remove ${dataDir}`, () => rm(dataDir, { recursive: true, force: true }));
   const embeddedRun = await benchService('embedded/ours', { DATA_DIR: dataDir }, s, cleanup);
+  const startup = await benchStartup(dataDir, (name, run) => cleanup.defer(name, run));
 
   const purchasesAndGraph = await benchPurchasesAndGraph(db, pgRun.store, s, cleanup);
   const webhooks = await benchWebhookDelivery(db.url, pgRun.store.storeId, s.durationSec, (name, run) => cleanup.defer(name, run));
-  const renewals = await benchRenewals(db.url, (name, run) => cleanup.defer(name, run));
-  const ledger = await benchLedger(db.url, s.durationSec, (name, run) => cleanup.defer(name, run));
-  const metering = await benchMetering(db.url, s.durationSec, (name, run) => cleanup.defer(name, run));
+  const renewals = paths ? null : await benchRenewals(db.url, (name, run) => cleanup.defer(name, run));
+  const ledger = paths ? null : await benchLedger(db.url, s.durationSec, (name, run) => cleanup.defer(name, run));
+  const metering = paths ? null : await benchMetering(db.url, s.durationSec, (name, run) => cleanup.defer(name, run));
 
   const rows = [...pgRun.rows, ...embeddedRun.rows, ...baseline];
   printReport(rows, s);
@@ -371,10 +377,11 @@ async function main(cleanup: Cleanup): Promise<number> {
   for (const r of broken) console.error(`BROKEN: ${r.target} @ ${r.connections}: ${r.non2xx} non-2xx responses, ${r.errors} errors`);
   const problems = [...purchasesAndGraph.problems, ...webhooks.problems];
   for (const p of problems) console.error(`BROKEN: ${p}`);
-  const renewalsBroken = reportRenewals(renewals);
-  const ledgerBroken = reportLedger(ledger);
-  const meteringBroken = reportMetering(metering);
-  return broken.length || problems.length || renewalsBroken || ledgerBroken || meteringBroken ? 1 : 0;
+  const startupBroken = reportStartup(startup);
+  const renewalsBroken = renewals ? reportRenewals(renewals) : 0;
+  const ledgerBroken = ledger ? reportLedger(ledger) : 0;
+  const meteringBroken = metering ? reportMetering(metering) : 0;
+  return broken.length || problems.length || startupBroken || renewalsBroken || ledgerBroken || meteringBroken ? 1 : 0;
 }
 
 /** The ledger section's table and targets; 1 when something was wrong. */

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { loadSchema } from './graphql/yoga.js';
 import { buildApp } from './app.js';
 import { startCaches, type ServiceCaches } from './caches.js';
 import type { Config } from './config.js';
@@ -102,6 +103,9 @@ export async function startService(options: { config: Config; logger: Logger; db
   }, HOUR_MS).unref();
   // In-process by default; JOB_RUNNER=off leaves jobs to `npm run worker` processes.
   if (config.jobRunner) jobs.start();
+  // The GraphQL schema is built once the service is serving and idle, off the start-up path (a
+  // GraphQL request before that builds it itself).
+  setTimeout(() => void loadSchema().catch((err: unknown) => logger.error({ err }, 'the GraphQL schema failed to build')), 1_000).unref();
   return {
     db,
     prodUrl: addressOf(servers[0]!),

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
-import { PrismaPg } from '@prisma/adapter-pg';
+import type { PrismaPg as PrismaPgAdapter } from '@prisma/adapter-pg';
 import pg from 'pg';
 import type {
   SqlDriverAdapter,
@@ -8,8 +8,8 @@ import type {
   SqlMigrationAwareDriverAdapterFactory,
   SqlQueryable,
 } from '@prisma/driver-adapter-utils';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
-import { PrismaClient } from '../generated/prisma/client.js';
+import type { PrismaPGlite as PrismaPGliteAdapter } from 'pglite-prisma-adapter';
+import type { PrismaClient } from '../generated/prisma/client.js';
 import { lockDataDir } from './data-dir-lock.js';
 
 export type Prisma = PrismaClient;
@@ -123,8 +123,18 @@ const preparedName = ((query: { sql: string }): string | undefined => {
   return name;
 }) as (query: { sql: string }) => string;
 
+/**
+ * The Prisma client and the driver adapters, loaded on first use: the embedded database's
+ * WebAssembly starts before they load (see openDatabase), so the two overlap at start-up.
+ */
+async function prismaModules(): Promise<{ PrismaClient: typeof PrismaClient; PrismaPg: typeof PrismaPgAdapter; PrismaPGlite: typeof PrismaPGliteAdapter }> {
+  const [client, pgAdapter, pgliteAdapter] = await Promise.all([import('../generated/prisma/client.js'), import('@prisma/adapter-pg'), import('pglite-prisma-adapter')]);
+  return { PrismaClient: client.PrismaClient, PrismaPg: pgAdapter.PrismaPg, PrismaPGlite: pgliteAdapter.PrismaPGlite };
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if ('databaseUrl' in options) {
+    const { PrismaClient, PrismaPg } = await prismaModules();
     const poolConfig = { connectionString: options.databaseUrl, max: options.poolSize ?? 20 };
     const prisma = new PrismaClient({ adapter: withObserver(new PrismaPg(poolConfig, { statementNameGenerator: preparedName }), options.onStatement) });
     return {
@@ -157,7 +167,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const release = 'dataDir' in options && options.dataDir ? lockDataDir(options.dataDir) : () => {};
   try {
     const pglite = 'pglite' in options ? options.pglite : new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir });
-    await pglite.waitReady;
+    const [{ PrismaClient, PrismaPGlite }] = await Promise.all([prismaModules(), pglite.waitReady]);
     const prisma = new PrismaClient({ adapter: withObserver(new PrismaPGlite(pglite), options.onStatement) });
     return {
       prisma,

@@ -8,7 +8,15 @@ import { authenticate, type ListenerEnv } from '../rest/auth.js';
 import { unauthenticatedCore, type GraphQLContext } from './context.js';
 import { graphqlPath } from './input.js';
 import { limitPlugins, type GraphQLLimits, type QueryCostContext } from './limits.js';
-import { schema } from './schema.js';
+import type { GraphQLSchema } from 'graphql';
+
+let schemaLoad: Promise<GraphQLSchema> | undefined;
+/**
+ * The schema (every module's types, built by Pothos), loaded on first use instead of at
+ * start-up: building it is a sizeable part of a start. The service warms it up once it is
+ * listening, so the first GraphQL request rarely waits for it.
+ */
+export const loadSchema = (): Promise<GraphQLSchema> => (schemaLoad ??= import('./schema.js').then((m) => m.schema));
 
 function toGraphQLError(err: AppError, original: GraphQLError | undefined) {
   return new GraphQLError(err.messages(graphqlPath).join('; '), {
@@ -55,7 +63,7 @@ const requestErrorCodes: Plugin = {
  */
 export function graphqlHandler(listener: ListenerEnv, logger: Logger, limits: GraphQLLimits) {
   return createYoga<{ req: Request; res: Response } & QueryCostContext>({
-    schema,
+    schema: loadSchema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
     // Loaded on the first GraphiQL page, not at every start: it is a third of a second of start-up.
