@@ -73,12 +73,9 @@ export async function startService(options: { config: Config; logger: Logger; db
   try {
     const applied = await migrate(db);
     if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
-    let caches: ServiceCaches | undefined;
-    if (config.readCache) {
-      const started = await startCaches(db);
-      caches = started.caches;
-      stopCaches = started.stop;
-    }
+    const started = await startCaches(db, { products: config.readCache });
+    const caches: ServiceCaches = started.caches;
+    stopCaches = started.stop;
     const authenticator = new ApiKeyAuthenticator(db.prisma);
     // Bind first, so links can name the real port when the port was chosen by the system (0).
     servers.push(await listen(config.host, config.port));

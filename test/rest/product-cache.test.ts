@@ -67,6 +67,17 @@ describe('product read cache', () => {
       expect(seen.json.name).toBe('patched');
     });
 
+    it("moves every process's test clock when one process advances it", async () => {
+      // A webhook endpoint's created_at is the store's clock, read through the process's cache.
+      const createdAt = async (caller: typeof call) => (await caller('POST', '/v1/webhooks', { url: 'https://example.com/hook', events: ['checkout.completed'] })).json.created_at as string;
+      // Both processes have read (and cached) the store's offset.
+      const before = Date.parse(await createdAt(callSecond));
+      expect(Math.abs(before - Date.now())).toBeLessThan(60_000);
+      expect((await call('POST', '/v1/test-clock/advance', { seconds: 10 * 86_400 })).status).toBe(200);
+      const moved = await eventually(async () => Date.parse(await createdAt(callSecond)), (t) => t - Date.now() > 9 * 86_400_000);
+      expect(moved - Date.now()).toBeGreaterThan(9 * 86_400_000);
+    });
+
     it('stops serving from the cache while the change feed is down, and resumes after it reconnects', async () => {
       const p = (await call('POST', '/v1/products', { name: 'cached', price: 1000, currency: 'EUR', billing_type: 'onetime' })).json;
       expect((await callSecond('GET', `/v1/products/${p.id}`)).json.name).toBe('cached');
@@ -77,7 +88,8 @@ describe('product read cache', () => {
       // Back after the reconnect (both processes listen again): announced writes are followed again.
       const listening = () =>
         service.db.prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'`;
-      await eventually(listening, (rows) => Number(rows[0]!.n) >= 2);
+      // Two feeds per process: products and test clocks.
+      await eventually(listening, (rows) => Number(rows[0]!.n) >= 4);
       await call('PATCH', `/v1/products/${p.id}`, { name: 'after reconnect' });
       const again = await eventually(() => callSecond('GET', `/v1/products/${p.id}`), (r) => r.json.name === 'after reconnect');
       expect(again.json.name).toBe('after reconnect');

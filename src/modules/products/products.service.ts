@@ -222,7 +222,7 @@ export async function findProductOrThrow(ctx: RequestContext, input: { id: strin
   const load = async () => {
     return orNotFound(db(ctx).product.findUnique({ where: { id: input.id }, include: PRODUCT_INCLUDE, relationLoadStrategy: 'join' }), 'Product', input.id);
   };
-  return ctx.caches ? ctx.caches.products.get(cacheKey(ctx, input.id), load) : load();
+  return ctx.caches?.products ? ctx.caches.products.get(cacheKey(ctx, input.id), load) : load();
 }
 
 /**
@@ -242,7 +242,7 @@ async function changeProduct(
     const current = await db(tx).product.findUniqueOrThrow({ where: { id }, include: PRODUCT_INCLUDE });
     const result = await change(tx, current);
     await notifyOnCommit(tx, PRODUCT_CHANGES, key);
-    afterCommit(tx, () => ctx.caches?.products.invalidate(key));
+    afterCommit(tx, () => ctx.caches?.products?.invalidate(key));
     return result;
   });
 }

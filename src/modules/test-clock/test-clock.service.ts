@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../context.js';
-import { db, inTransaction } from '../../db/tenant.js';
+import { CLOCK_CHANGES } from '../../caches.js';
+import { afterCommit, db, inTransaction, notifyOnCommit } from '../../db/tenant.js';
 import { offsetClock } from '../../lib/clock.js';
 import { AppError, invalidField } from '../../lib/errors.js';
 import type { AdvanceTestClockInput } from './test-clock.schemas.js';
@@ -22,9 +23,16 @@ async function offsetOf(ctx: RequestContext): Promise<number> {
   return Number(row?.offsetMs ?? 0n);
 }
 
+/**
+ * `offsetOf` through the process's cache: every request of the test environment needs it, and
+ * it changes only when the store advances its clock (which evicts it here and, through the
+ * change feed, in every other process).
+ */
+const cachedOffsetOf = (ctx: RequestContext) => (ctx.mode === 'test' && ctx.caches ? ctx.caches.clocks.get(ctx.storeId, () => offsetOf(ctx)) : offsetOf(ctx));
+
 /** The context on its store's clock: what transports build for every request of the test environment. */
 export async function withStoreClock(ctx: RequestContext): Promise<RequestContext> {
-  const offset = await offsetOf(ctx);
+  const offset = await cachedOffsetOf(ctx);
   const base = baseClockOf(ctx);
   return { ...ctx, clock: offsetClock(base, offset), baseClock: base };
 }
@@ -70,6 +78,8 @@ export async function advanceTestClock(ctx: RequestContext, input: AdvanceTestCl
         throw invalidField(['to'], `must be later than the test clock's now (${now.now.toISOString()}); the clock only moves forward`);
       }
     }
+    await notifyOnCommit(tx, CLOCK_CHANGES, ctx.storeId);
+    afterCommit(tx, () => ctx.caches?.clocks.invalidate(ctx.storeId));
     return Number((await clocks.findFirstOrThrow({ select: { offsetMs: true } })).offsetMs);
   });
   const ran = ctx.runDueWork ? await ctx.runDueWork(ctx) : {};

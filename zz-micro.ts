@@ -1,0 +1,24 @@
+import pg from 'pg';
+import { openDatabase } from './src/db/database.js';
+import { dataScope, db as tdb } from './src/db/tenant.js';
+import { contextFor } from './src/context.js';
+import { systemClock } from './src/lib/clock.js';
+import { findProductOrThrow } from './src/modules/products/products.service.js';
+const url = 'postgresql://postgres@127.0.0.1:5432/prof1';
+const pid = process.argv[2]!;
+const pool = new pg.Pool({ connectionString: url, max: 20 });
+const run = async (name: string, fn: () => Promise<unknown>) => {
+  const end = performance.now() + 3000; let n = 0; const c0 = process.cpuUsage();
+  await Promise.all(Array.from({ length: 50 }, async () => { while (performance.now() < end) { await fn(); n++; } }));
+  const c = process.cpuUsage(c0);
+  console.log(name, Math.round(n / 3), 'ops/s', ((c.user + c.system) / 1000 / n).toFixed(3), 'ms CPU/op');
+};
+await run('pg simple', () => pool.query('SELECT * FROM "Product" WHERE id = $1', [pid]));
+const database = await openDatabase({ databaseUrl: url });
+const store = (await pool.query('SELECT "storeId" FROM "Product" WHERE id = $1', [pid])).rows[0].storeId;
+const env = { data: dataScope(database.prisma), mode: 'test' as const, clock: systemClock, baseUrl: 'http://x' };
+const ctx = contextFor(env as never, store, { traceId: 't', source: 'test' } as never);
+await run('prisma product (join)', () => findProductOrThrow(ctx, { id: pid }));
+await run('prisma findUnique plain', () => tdb(ctx).product.findUnique({ where: { id: pid } }));
+await run('pg simple again', () => pool.query('SELECT * FROM "Product" WHERE id = $1', [pid]));
+process.exit(0);
