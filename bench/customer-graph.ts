@@ -13,7 +13,7 @@ export const LICENSES = 3;
 export { CUSTOMER_GRAPH } from '../test/support/customer-graph-query.js';
 
 /** Seeds the customer in the test environment of `storeId`, in one transaction; returns its /v1 id. */
-export async function seedCustomerGraph(databaseUrl: string, storeId: string): Promise<string> {
+export async function seedCustomerGraph(databaseUrl: string, storeId: string, subscriptions = SUBSCRIPTIONS, email = 'graph@bench.example'): Promise<string> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -23,11 +23,11 @@ export async function seedCustomerGraph(databaseUrl: string, storeId: string): P
     // Strictly increasing timestamps, so "newest first" has one answer.
     const at = (i: number) => new Date(t + i * 1000);
     await client.query(
-      `INSERT INTO "Customer" (id, "storeId", mode, email, name, country, "createdAt", "updatedAt") VALUES ($1, $2, 'test', 'graph@bench.example', 'Graph Bench', 'US', $3, $3)`,
-      [customerId, storeId, at(0)],
+      `INSERT INTO "Customer" (id, "storeId", mode, email, name, country, "createdAt", "updatedAt") VALUES ($1, $2, 'test', $4, 'Graph Bench', 'US', $3, $3)`,
+      [customerId, storeId, at(0), email],
     );
     const productIds: string[] = [];
-    for (let i = 0; i < SUBSCRIPTIONS; i++) {
+    for (let i = 0; i < subscriptions; i++) {
       const productId = newId('product');
       const subscriptionId = newId('subscription');
       const orderId = newId('order');
@@ -74,7 +74,7 @@ export async function seedCustomerGraph(databaseUrl: string, storeId: string): P
       await client.query(
         `INSERT INTO "License" (id, "storeId", mode, "productId", "customerId", key, status, "activationLimit", "createdAt", "updatedAt")
          VALUES ($1, $2, 'test', $3, $4, $5, 'active', 3, $6, $6)`,
-        [newId('license'), storeId, productIds[i], customerId, `GRAPH-BENCH-KEY-${i}`, at(SUBSCRIPTIONS + 1 + i)],
+        [newId('license'), storeId, productIds[i], customerId, `GRAPH-BENCH-KEY-${email}-${i}`, at(subscriptions + 1 + i)],
       );
     }
     await client.query('COMMIT');
@@ -91,7 +91,9 @@ export async function seedCustomerGraph(databaseUrl: string, storeId: string): P
  * One request before the load: the answer must be the whole graph (a GraphQL error is a 200
  * too, so autocannon's non-2xx count would not notice it). Returns the body size in bytes.
  */
-export async function checkGraphAnswer(url: string, headers: Record<string, string>, body: string): Promise<number> {
+export async function checkGraphAnswer(url: string, headers: Record<string, string>, body: string, subscriptions = SUBSCRIPTIONS): Promise<number> {
+  // The query pages the first 100 subscriptions and orders.
+  const page = Math.min(subscriptions, 100);
   const res = await fetch(url, { method: 'POST', headers, body });
   const text = await res.text();
   if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${text.slice(0, 500)}`);
@@ -99,10 +101,10 @@ export async function checkGraphAnswer(url: string, headers: Record<string, stri
   const c = json.data?.customer;
   const problems: string[] = [];
   if (json.errors) problems.push(`errors: ${JSON.stringify(json.errors).slice(0, 500)}`);
-  if (c?.subscriptions?.totalCount !== SUBSCRIPTIONS || c?.subscriptions?.edges?.length !== SUBSCRIPTIONS) problems.push('not 50 subscriptions');
+  if (c?.subscriptions?.totalCount !== subscriptions || c?.subscriptions?.edges?.length !== page) problems.push(`not ${subscriptions} subscriptions`);
   if (!c?.subscriptions?.edges?.every((e: any) => e.node.transactions.edges.length === 2 && e.node.product.features.length === 1)) problems.push('a subscription without its 2 transactions or its feature');
-  if (c?.orders?.totalCount !== SUBSCRIPTIONS || c?.orders?.edges?.length !== SUBSCRIPTIONS) problems.push('not 50 orders');
-  if (c?.transactions?.totalCount !== 2 * SUBSCRIPTIONS) problems.push('not 100 transactions');
+  if (c?.orders?.totalCount !== subscriptions || c?.orders?.edges?.length !== page) problems.push(`not ${subscriptions} orders`);
+  if (c?.transactions?.totalCount !== 2 * subscriptions) problems.push(`not ${2 * subscriptions} transactions`);
   if (c?.licenses?.totalCount !== LICENSES || c?.licenses?.edges?.length !== LICENSES) problems.push(`not ${LICENSES} licenses`);
   if (problems.length) throw new Error(`${url}: the customer graph is incomplete (${problems.join('; ')}):\n${text.slice(0, 500)}`);
   return Buffer.byteLength(text);

@@ -14,11 +14,13 @@ export type TargetName =
   | 'embedded/ours, READ_CACHE=off'
   | 'baseline pg'
   | 'graph: postgres/ours'
-  | 'graph: baseline pg';
+  | 'graph: baseline pg'
+  | 'graph 500: postgres/ours'
+  | 'graph 500: baseline pg';
 
 /** The baseline row each target is compared with. */
 function baselineOf(target: TargetName): TargetName {
-  return target.startsWith('graph: ') ? 'graph: baseline pg' : 'baseline pg';
+  return target.startsWith('graph 500: ') ? 'graph 500: baseline pg' : target.startsWith('graph: ') ? 'graph: baseline pg' : 'baseline pg';
 }
 
 export interface Row extends LoadResult {

@@ -14,7 +14,7 @@
  *   BENCH_DURATION  seconds of measurement per target and concurrency (default 5)
  *   BENCH_PG_URL    an existing database to issue CREATE/DROP DATABASE from
  *                   (default postgresql://postgres@127.0.0.1:5432/test)
- *   BENCH_ONLY      one section alone: `renewals`, `ledger` or `metering`; `paths` runs the
+ *   BENCH_ONLY      one section alone: `renewals`, `ledger`, `metering` or `webhooks`; `paths` runs the
  *                   request paths (products, checkout, graph, webhooks, start-up) without them
  *   BENCH_PROFILE   a directory: every server child writes its CPU profile there on exit
  *
@@ -43,6 +43,8 @@ import { formatPurchaseTable, formatTable, machineDescription, targetVerdict, ty
 const BUYERS = 20;
 /** Connections of the customer graph measurement. */
 const GRAPH_CONNECTIONS = [1, 10];
+/** Subscriptions of the second, larger customer graph (the query pages the first 100). */
+const BIG_GRAPH = 500;
 
 interface Settings {
   adminUrl: string;
@@ -268,6 +270,7 @@ async function benchPurchasesAndGraph(db: BenchDatabase, store: Store, s: Settin
   const oursProduct = await createLicensedProduct(server.baseUrl, store.apiKey, 'Bench app');
   const baselineProduct = await createLicensedProduct(server.baseUrl, store.apiKey, 'Bench app (baseline)');
   const customerId = await seedCustomerGraph(db.url, store.storeId);
+  const bigCustomerId = await seedCustomerGraph(db.url, store.storeId, BIG_GRAPH, 'graph-500@bench.example');
 
   const steps: StepTimes = { purchases: 0, createMs: 0, pageMs: 0, payMs: 0 };
   const cpuBefore = await cpuMs(server.child.proc.pid);
@@ -284,6 +287,10 @@ async function benchPurchasesAndGraph(db: BenchDatabase, store: Store, s: Settin
   const graphExtras: LoadExtras = { connections: GRAPH_CONNECTIONS, method: 'POST', body: graphBody };
   const oursBytes = await checkGraphAnswer(`${server.baseUrl}/graphql`, graphHeaders, graphBody);
   const graphRows = await loadTarget('graph: postgres/ours', `${server.baseUrl}/graphql`, graphHeaders, s, { ...graphExtras, server: server.child });
+  const bigBody = JSON.stringify({ query: CUSTOMER_GRAPH, variables: { id: bigCustomerId } });
+  const bigExtras: LoadExtras = { ...graphExtras, body: bigBody };
+  await checkGraphAnswer(`${server.baseUrl}/graphql`, graphHeaders, bigBody, BIG_GRAPH);
+  graphRows.push(...(await loadTarget('graph 500: postgres/ours', `${server.baseUrl}/graphql`, graphHeaders, s, { ...bigExtras, server: server.child })));
   await stopChild(server.child);
 
   console.log(`checkout baseline: ${BUYERS} loops of one hand-written SQL purchase each on a pg Pool of ${BUYERS}`);
@@ -297,6 +304,8 @@ async function benchPurchasesAndGraph(db: BenchDatabase, store: Store, s: Settin
   const graphServer = await startServer('graph: baseline pg', 'bench/graph-baseline-server.ts', { DATABASE_URL: db.url, PORT: String(graphPort) }, graphPort, cleanup);
   const baselineBytes = await checkGraphAnswer(`${graphServer.baseUrl}/graphql`, graphHeaders, graphBody);
   graphRows.push(...(await loadTarget('graph: baseline pg', `${graphServer.baseUrl}/graphql`, graphHeaders, s, { ...graphExtras, server: graphServer.child })));
+  await checkGraphAnswer(`${graphServer.baseUrl}/graphql`, graphHeaders, bigBody, BIG_GRAPH);
+  graphRows.push(...(await loadTarget('graph 500: baseline pg', `${graphServer.baseUrl}/graphql`, graphHeaders, s, { ...bigExtras, server: graphServer.child })));
   await stopChild(graphServer.child);
 
   return {
@@ -349,6 +358,15 @@ async function main(cleanup: Cleanup): Promise<number> {
   // BENCH_ONLY=metering: the metering section alone.
   if (process.env.BENCH_ONLY === 'metering') return reportMetering(await benchMetering(db.url, s.durationSec, (name, run) => cleanup.defer(name, run)));
 
+  // BENCH_ONLY=webhooks: the webhook delivery section alone.
+  if (process.env.BENCH_ONLY === 'webhooks') {
+    const store = await createStoreKey({ DATABASE_URL: db.url });
+    const r = await benchWebhookDelivery(db.url, store.storeId, s.durationSec, (name, run) => cleanup.defer(name, run));
+    console.log(formatWebhookBench(r));
+    if (r.workerCpuMsPerEvent !== null) console.log(`ours, worker process CPU: ${r.workerCpuMsPerEvent.toFixed(2)} ms per event (user + system, from /proc)`);
+    for (const p of r.problems) console.error(`BROKEN: ${p}`);
+    return r.problems.length ? 1 : 0;
+  }
   // BENCH_ONLY=paths: the request paths people feel (products, checkout, customer graph,
   // webhooks, start-up), without the renewal, ledger and metering sections.
   const paths = process.env.BENCH_ONLY === 'paths';

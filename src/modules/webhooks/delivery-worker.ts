@@ -56,7 +56,7 @@ const LEASE_MARGIN_MS = 30_000;
  * receivers drop duplicates by `webhook-id`.
  */
 export function webhookDeliveries(opts: WebhookDeliveryOptions): JobKind {
-  const batchSize = opts.batchSize ?? 50;
+  const batchSize = opts.batchSize ?? 200;
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const guarded = guardedLookup(opts.allowPrivateUrls);
   return {
