@@ -5,6 +5,7 @@ import { AppError, IssueList, notFound, orNotFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { listing } from '../../db/listing.js';
 import { PRODUCT_CHANGES } from '../../caches.js';
+import { readProduct } from '../../db/products.js';
 import {
   INTERVAL_COUNT_MAX,
   PRESET_CADENCE,
@@ -216,12 +217,11 @@ const cacheKey = (ctx: RequestContext, id: string) => `${ctx.storeId}:${ctx.mode
 
 /**
  * The hottest read (integrations and checkout pages fetch products constantly): served
- * from the process cache when the service runs one, else one statement with lateral joins.
+ * from the process cache when the service runs one, else one prepared statement written by
+ * hand (src/db/products.ts), the same value as the client's read with PRODUCT_INCLUDE.
  */
 export async function findProductOrThrow(ctx: RequestContext, input: { id: string }): Promise<ProductWithRelations> {
-  const load = async () => {
-    return orNotFound(db(ctx).product.findUnique({ where: { id: input.id }, include: PRODUCT_INCLUDE, relationLoadStrategy: 'join' }), 'Product', input.id);
-  };
+  const load = () => orNotFound(readProduct(ctx, input.id), 'Product', input.id);
   return ctx.caches?.products ? ctx.caches.products.get(cacheKey(ctx, input.id), load) : load();
 }
 
