@@ -17,10 +17,16 @@ export interface BatchCounts {
 
 export interface JobKind {
   readonly name: string;
-  /** Claims and runs one batch of due work. */
-  runBatch(db: PrismaClient, now: Date, only?: Tenant): Promise<BatchCounts>;
+  /**
+   * Claims and runs one batch of due work. With `overlap` (the runner's own loop), a kind may
+   * answer once its batch is claimed and under way, and finish it while the next is claimed;
+   * `settle` then waits for what is still under way.
+   */
+  runBatch(db: PrismaClient, now: Date, only?: Tenant, overlap?: boolean): Promise<BatchCounts>;
   /** Items one round claims at most; a full batch means there may be more. */
   readonly batchSize: number;
+  /** Resolves when no batch of this kind is under way any more (kinds that overlap batches). */
+  settle?(): Promise<void>;
 }
 
 export interface JobRunnerOptions {
@@ -50,17 +56,23 @@ export class JobRunner {
     this.kinds = opts.kinds;
   }
 
-  private async batches(only?: Tenant, kinds?: readonly string[]): Promise<Record<string, BatchCounts>> {
+  private async batches(only?: Tenant, kinds?: readonly string[], overlap = false): Promise<Record<string, BatchCounts>> {
     const counts: Record<string, BatchCounts> = {};
     for (const kind of this.kinds) {
       if (kinds && !kinds.includes(kind.name)) continue;
-      counts[kind.name] = await kind.runBatch(this.db, this.clock.now(), only);
+      counts[kind.name] = await kind.runBatch(this.db, this.clock.now(), only, overlap);
     }
     return counts;
   }
 
-  /** One batch of every kind that is due now; items claimed, by runner kind. */
+  /** Waits for batches the loop left under way. */
+  private async settle(): Promise<void> {
+    await Promise.all(this.kinds.map((k) => k.settle?.()));
+  }
+
+  /** One batch of every kind that is due now, run to the end; items claimed, by runner kind. */
   async runOnce(only?: Tenant): Promise<Record<string, number>> {
+    await this.settle();
     return Object.fromEntries(Object.entries(await this.batches(only)).map(([name, b]) => [name, b.claimed]));
   }
 
@@ -80,6 +92,7 @@ export class JobRunner {
   /** Batches until one claims nothing, adding up what `tally` reads from each. */
   private async drain(only: Tenant | undefined, kinds: readonly string[] | undefined, tally: (name: string, batch: BatchCounts) => [string, number][]): Promise<Record<string, number>> {
     const total: Record<string, number> = {};
+    await this.settle();
     for (;;) {
       let claimed = 0;
       for (const [name, batch] of Object.entries(await this.batches(only, kinds))) {
@@ -98,8 +111,9 @@ export class JobRunner {
       while (!this.stopped) {
         let busy = false;
         try {
-          const counts = await this.runOnce();
-          busy = this.kinds.some((k) => (counts[k.name] ?? 0) >= k.batchSize);
+          // Kinds may overlap batches here: the next is claimed while the last one finishes.
+          const counts = await this.batches(undefined, undefined, true);
+          busy = this.kinds.some((k) => (counts[k.name]?.claimed ?? 0) >= k.batchSize);
         } catch (err) {
           this.logger.warn({ err }, 'job round failed');
         }
@@ -113,6 +127,7 @@ export class JobRunner {
     this.stopped = true;
     this.cancelSleep?.();
     await this.loop;
+    await this.settle();
     this.loop = undefined;
   }
 

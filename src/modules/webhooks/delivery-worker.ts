@@ -59,10 +59,20 @@ export function webhookDeliveries(opts: WebhookDeliveryOptions): JobKind {
   const batchSize = opts.batchSize ?? 200;
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const guarded = guardedLookup(opts.allowPrivateUrls);
+  /**
+   * The batch whose attempts are under way when batches overlap: the next one is claimed and
+   * loaded meanwhile, and sent once this one's attempts are done, so an endpoint still
+   * receives its deliveries one at a time and in order.
+   */
+  let underway: { sent: Promise<void>; recorded: Promise<void> } | undefined;
   return {
     name: 'webhooks',
     batchSize,
-    async runBatch(db: PrismaClient, now: Date, only?: Tenant): Promise<BatchCounts> {
+    async settle() {
+      await underway?.recorded;
+    },
+    async runBatch(db: PrismaClient, now: Date, only?: Tenant, overlap = false): Promise<BatchCounts> {
+      if (!overlap) await underway?.recorded;
       // Attempts of one endpoint run one after another: a round may take a timeout per row of its busiest endpoint.
       const claimed = await claimDue(db, {
         table: 'WebhookDelivery',
@@ -75,6 +85,8 @@ export function webhookDeliveries(opts: WebhookDeliveryOptions): JobKind {
       });
       if (!claimed.length) return { claimed: 0, byKind: {} };
       const deliveries = await load(db, claimed);
+      const previous = underway;
+      await previous?.sent;
       // Per endpoint one after another, oldest first, so a receiver sees its events in order;
       // endpoints in parallel, so one slow receiver does not hold up the others.
       const byEndpoint = new Map<string, Delivery[]>();
@@ -85,13 +97,24 @@ export function webhookDeliveries(opts: WebhookDeliveryOptions): JobKind {
       }
       const secrets = new Map<string, Promise<string>>();
       const outcomes: Outcome[] = [];
-      await Promise.all(
+      const sent = Promise.all(
         [...byEndpoint.values()].map(async (list) => {
           for (const d of list) outcomes.push(await deliver(db, d, secrets));
         }),
-      );
-      await record(db, outcomes);
-      return { claimed: claimed.length, byKind: { 'webhook.delivery': claimed.length } };
+      ).then(() => undefined);
+      // Recorded after the previous batch's outcomes, so a delivery's rows keep their order.
+      const recorded = Promise.all([sent, previous?.recorded]).then(() => record(db, outcomes));
+      const counts = { claimed: claimed.length, byKind: { 'webhook.delivery': claimed.length } };
+      if (!overlap) {
+        await recorded;
+        return counts;
+      }
+      const round = { sent, recorded: recorded.catch((err: unknown) => opts.logger.warn({ err }, 'recording a webhook batch failed; its deliveries are retried when their lease ends')) };
+      underway = round;
+      void round.recorded.then(() => {
+        if (underway === round) underway = undefined;
+      });
+      return counts;
     },
   };
 
@@ -153,20 +176,15 @@ async function load(db: PrismaClient, claimed: Claimed[]): Promise<Delivery[]> {
  * push a delivery back or mark it failed.
  */
 async function record(db: PrismaClient, outcomes: Outcome[]): Promise<void> {
-  const attempts = db.deliveryAttempt.createMany({
-    data: outcomes.map((o) => ({
-      id: newId('attempt'),
-      storeId: o.delivery.storeId,
-      mode: o.delivery.mode,
-      deliveryId: o.delivery.id,
-      attemptedAt: o.attemptedAt,
-      statusCode: o.post.statusCode,
-      durationMs: o.post.durationMs,
-      error: o.post.error,
-      responseExcerpt: o.post.responseExcerpt,
-      source: 'http',
-    })),
-  });
+  // One statement for the whole round: the client's createMany cost about half a millisecond per row.
+  const attempts = db.$executeRaw`
+    INSERT INTO "DeliveryAttempt" ("id", "storeId", "mode", "deliveryId", "attemptedAt", "statusCode", "durationMs", "error", "responseExcerpt", "source")
+    SELECT v.id, v.store, v.mode::"Mode", v.delivery, v.at, v.status, v.ms, v.error, v.excerpt, 'http'
+    FROM unnest(${outcomes.map(() => newId('attempt'))}::text[], ${outcomes.map((o) => o.delivery.storeId)}::text[], ${outcomes.map((o) => o.delivery.mode)}::text[],
+                ${outcomes.map((o) => o.delivery.id)}::text[], ${outcomes.map((o) => o.attemptedAt.toISOString())}::timestamptz[],
+                ${outcomes.map((o) => o.post.statusCode)}::int[], ${outcomes.map((o) => o.post.durationMs)}::int[],
+                ${outcomes.map((o) => o.post.error)}::text[], ${outcomes.map((o) => o.post.responseExcerpt)}::text[])
+      AS v(id, store, mode, delivery, at, status, ms, error, excerpt)`;
   const states = db.$executeRaw`
     UPDATE "WebhookDelivery" w
     SET "status" = CASE WHEN v.ok THEN 'succeeded' WHEN v.next IS NULL THEN 'failed' ELSE w."status" END,
