@@ -80,6 +80,22 @@ export class ApiKeyAuthenticator {
  * revoked, the newest active key of the store in that environment.
  */
 export async function redirectSigningKeyHash(scope: DataScope, of: { storeId: string; mode: Mode; apiKeyId: string | null }): Promise<string | null> {
+  // Every completed purchase signs its redirect: answers are kept as briefly as the API key
+  // lookups are (a key revoked a moment ago may still sign for REDIRECT_KEY_CACHE_MS).
+  const cacheKey = `${of.storeId}\u0000${of.mode}\u0000${of.apiKeyId ?? ''}`;
+  const now = Date.now();
+  const hit = redirectKeys.get(cacheKey);
+  if (hit && hit.expires > now) return hit.hash;
+  const hash = await lookUpRedirectSigningKeyHash(scope, of);
+  if (redirectKeys.size >= 10_000) redirectKeys.clear();
+  redirectKeys.set(cacheKey, { hash, expires: now + REDIRECT_KEY_CACHE_MS });
+  return hash;
+}
+
+const REDIRECT_KEY_CACHE_MS = 5_000;
+const redirectKeys = new Map<string, { hash: string | null; expires: number }>();
+
+async function lookUpRedirectSigningKeyHash(scope: DataScope, of: { storeId: string; mode: Mode; apiKeyId: string | null }): Promise<string | null> {
   const keys = systemDb(scope).apiKey;
   if (of.apiKeyId) {
     const key = await keys.findUnique({ where: { id: of.apiKeyId }, select: { hash: true, revokedAt: true } });
