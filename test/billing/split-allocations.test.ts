@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { withStoreClock } from '../../src/modules/test-clock/test-clock.service.js';
+import { acceptAffiliateInvite } from '../../src/modules/affiliates/affiliate-invitations.js';
 import { makePaidCheckout, makeProduct, makeRecurringProduct } from '../support/factories.js';
 import { billingHarness } from '../support/billing-harness.js';
 import { api } from '../support/service.js';
@@ -89,6 +90,33 @@ describe('splits applied to money', () => {
     await refund(t.amount > 33_333n ? Number(t.amount - 33_333n) : undefined);
     const afterAll = await allocationsOf(t.id);
     for (const store of [a!, b!]) expect([store, originalOf(store) + reversedOf(afterAll, store)]).toEqual([store, 0n]);
+  });
+
+  it('ten concurrent partial refunds reverse the allocations and the commission exactly, never more', async () => {
+    const [a] = await newStores(1);
+    await split({ type: 'store', type_reference: h.store.id, recipients: [{ recipient_type: 'store', recipient_reference: a, amount: 33.33 }] });
+    const invite = (await h.call('POST', '/v1/affiliates/invites', { email: 'refunds@example.com', name: 'Refunds' })).json.id as string;
+    const affiliate = await acceptAffiliateInvite(await ctx(), invite, null);
+    const product = await makeProduct(await ctx(), { price: 10_007, tax_mode: 'inclusive' });
+    const checkout = await makePaidCheckout(await ctx(), product.id, { buyer: { email: 'many-refunds@example.com', country: 'DE' }, checkout: { affiliate_code: affiliate.referralCode } });
+    const t = await h.service.db.prisma.transaction.findUniqueOrThrow({ where: { id: checkout.order!.transactionId! } });
+    const commissionsOf = () => h.service.db.prisma.affiliateCommission.findMany({ where: { transactionId: t.id } });
+    const [allocated] = await allocationsOf(t.id);
+    const [commission] = await commissionsOf();
+    expect([allocated!.amount > 0n, commission!.amount > 0n]).toEqual([true, true]);
+    // Ten refunds of a tenth each (the last takes the rest), all at once; then ten more that find nothing left.
+    const part = t.amount / 10n;
+    const amounts = Array.from({ length: 10 }, (_, i) => Number(i === 9 ? t.amount - part * 9n : part));
+    const answers = await Promise.all([...amounts, ...amounts].map((amount) => h.call('POST', '/v1/refunds', { transaction_id: t.id, amount })));
+    expect(answers.filter((r) => r.status === 200).map((r) => r.json.refund_amount as number).reduce((x, y) => x + y, 0)).toBe(Number(t.amount));
+    const allocations = await allocationsOf(t.id);
+    const commissions = await commissionsOf();
+    // Everything reversed to the unit, and no reversal twice: one row per refund at most.
+    expect(allocations.reduce((x, r) => x + r.amount, 0n)).toBe(0n);
+    expect(commissions.reduce((x, c) => x + c.amount, 0n)).toBe(0n);
+    expect(allocations.every((r) => r.refundId === null || r.amount < 0n)).toBe(true);
+    expect(new Set(allocations.filter((r) => r.refundId).map((r) => r.refundId)).size).toBe(allocations.filter((r) => r.refundId).length);
+    expect(new Set(commissions.filter((c) => c.refundId).map((c) => c.refundId)).size).toBe(commissions.filter((c) => c.refundId).length);
   });
 
   it('allocates nothing once a split is deleted, and a product split only to its product, renewals included', async () => {
