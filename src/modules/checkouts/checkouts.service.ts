@@ -89,12 +89,9 @@ export async function createCheckout(ctx: RequestContext, input: CreateCheckoutI
   const affiliate = input.affiliate_code ? await findActiveAffiliate(ctx, input.affiliate_code) : null;
   if (input.affiliate_code && !affiliate) problems.add('affiliate_code', `affiliate code ${input.affiliate_code} does not belong to an active affiliate of this store`);
 
-  let customerId: string | null = null;
-  if (input.customer?.id) {
-    const customer = await db(ctx).customer.findUnique({ where: { id: input.customer.id }, select: { id: true } });
-    if (!customer) problems.add(['customer', 'id'], `customer ${input.customer.id} does not exist`);
-    else customerId = customer.id;
-  }
+  const customer = input.customer?.id ? await db(ctx).customer.findUnique({ where: { id: input.customer.id } }) : null;
+  if (input.customer?.id && !customer) problems.add(['customer', 'id'], `customer ${input.customer.id} does not exist`);
+  const customerId = customer?.id ?? null;
   problems.throwIfAny();
   const discount = input.discount_code ? await findRedeemableDiscount(ctx, input.discount_code, product) : null;
 
@@ -117,10 +114,11 @@ export async function createCheckout(ctx: RequestContext, input: CreateCheckoutI
       apiKeyId: ctx.apiKeyId ?? null,
       createdAt: ctx.clock.now(),
     },
-    include: PAYABLE_INCLUDE,
   });
-  // A new checkout has no order or subscription yet: reading those relations would only cost.
-  return { ...created, order: null, subscription: null };
+  // Its relations are what was just read to make it (a new checkout has no order or
+  // subscription yet): reading them back would only cost.
+  const { products: _discountProducts, ...discountRow } = discount ?? { products: undefined };
+  return { ...created, product, discount: discount ? (discountRow as NonNullable<PayableCheckout['discount']>) : null, customer, order: null, subscription: null };
 }
 
 /** A checkout of the caller's store with the caller's selection (default: its /v1 shape); null when there is none such. */

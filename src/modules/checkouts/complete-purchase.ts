@@ -16,7 +16,7 @@ import { expectDispute } from '../disputes/disputes.service.js';
 import { sharePayments } from '../payments/payment-shares.js';
 import type { Quote } from './checkout-quote.js';
 import type { Buyer } from './checkout-payment.js';
-import { CHECKOUT_INCLUDE, type CheckoutWithRelations, type PayableCheckout } from './checkouts.service.js';
+import type { CheckoutWithRelations, PayableCheckout } from './checkouts.service.js';
 import { serializeCheckout } from './checkouts.serializer.js';
 
 /**
@@ -52,16 +52,18 @@ export async function completePurchase(
   const tx = db(ctx);
 
   let customerId = c.customerId;
+  // The customer as the completed checkout shows it: read fresh (another request may have changed it since step 1).
+  let customer = customerId ? await tx.customer.findUniqueOrThrow({ where: { id: customerId } }) : null;
   if (!customerId) {
     // ON CONFLICT DO NOTHING, then read: two checkouts of one new buyer completing at once share one customer.
     await tx.customer.createMany({
       data: [{ id: newId('customer'), email: buyer.email, name: buyer.name, country: buyer.country, createdAt: now }],
       skipDuplicates: true,
     });
-    const customer = await tx.customer.findFirstOrThrow({ where: { email: buyer.email } });
+    customer = await tx.customer.findFirstOrThrow({ where: { email: buyer.email } });
     customerId = customer.id;
     if (!customer.name || !customer.country) {
-      await tx.customer.update({ where: { id: customer.id }, data: { name: customer.name ?? buyer.name, country: customer.country ?? buyer.country } });
+      customer = await tx.customer.update({ where: { id: customer.id }, data: { name: customer.name ?? buyer.name, country: customer.country ?? buyer.country } });
     }
   }
 
@@ -142,7 +144,7 @@ export async function completePurchase(
   });
   await sharePayments(ctx, [{ transactionId, productId: product.id, affiliateId: c.affiliateId, net: quote.amount_due - quote.tax_amount, currency: quote.currency }]);
   await expectDispute(ctx, transactionId, charge);
-  await tx.order.create({
+  const order = await tx.order.create({
     data: {
       id: orderId,
       customerId,
@@ -164,28 +166,39 @@ export async function completePurchase(
   });
 
   const licenseFeature = product.features.find((f) => f.type === 'licenseKey');
+  const licenses = [];
   if (licenseFeature) {
-    await issueLicense(ctx, {
+    licenses.push(await issueLicense(ctx, {
       productId: product.id,
       customerId,
       orderId,
       subscriptionId,
       activationLimit: licenseFeature.licenseActivationLimit,
       expiresInDays: licenseFeature.licenseExpiresInDays,
-    });
+    }));
   }
   // A free trial pays nothing yet: its credits come with the first paid period.
   if (quote.amount_due > 0n || !subscriptionId) await grantPurchasedCredits(ctx, customerId, transactionId, product.features);
 
-  const completed = await tx.checkout.update({
+  const updated = await tx.checkout.update({
     where: { id: c.id },
     data: { status: 'completed', customerId, orderId, subscriptionId, completedAt: now, processingStartedAt: null },
-    include: CHECKOUT_INCLUDE,
   });
+  const sub = subscriptionId ? await tx.subscription.findUniqueOrThrow({ where: { id: subscriptionId }, include: SUBSCRIPTION_INCLUDE }) : null;
+  // The completed checkout with CHECKOUT_INCLUDE's relations, from what this transaction read
+  // and wrote: reading it back joined every relation again on every purchase.
+  const completed: CheckoutWithRelations = {
+    ...updated,
+    product,
+    // Step 1 held a redemption after reading it: read again, as the checkout shows it now.
+    discount: c.discountId ? await tx.discount.findUniqueOrThrow({ where: { id: c.discountId } }) : null,
+    customer,
+    order: { ...order, licenses },
+    subscription: sub,
+  };
 
   await recordEvent(ctx, 'checkout.completed', serializeCheckout(completed, ctx.baseUrl, now) as unknown as P.InputJsonObject);
-  if (subscriptionId) {
-    const sub = await tx.subscription.findUniqueOrThrow({ where: { id: subscriptionId }, include: SUBSCRIPTION_INCLUDE });
+  if (sub) {
     const payload = serializeSubscription(sub, ctx.baseUrl) as unknown as P.InputJsonObject;
     await recordEvent(ctx, sub.status === 'trialing' ? 'subscription.trialing' : 'subscription.active', payload);
     // A free trial collects nothing, so there is no payment to announce until the first renewal.
