@@ -13,7 +13,8 @@
  * Everything else goes through `db(ctx)` (src/db/tenant.ts). test/architecture.test.ts keeps
  * this list honest.
  */
-import type { PrismaClient } from '../generated/prisma/client.js';
+import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
+import { PREPARED } from './database.js';
 import type { Mode } from '../generated/prisma/enums.js';
 import { isStorableText } from '../lib/text.js';
 import { rawClient, rootOf, sqlClient, type DataScope, type TenantContext } from './tenant.js';
@@ -30,19 +31,8 @@ export function systemDb(scope: DataScope): PrismaClient {
 export async function storeOwning(scope: DataScope, model: 'Checkout' | 'Product' | 'Customer' | 'SplitRecipient' | 'AffiliateInvite', id: string, mode: Mode): Promise<string | null> {
   // A URL can carry text no row can hold (%00); it names nothing, like any unknown id.
   if (!isStorableText(id)) return null;
-  const db = rootOf(scope);
-  const where = { id, mode };
-  const select = { storeId: true } as const;
-  const row =
-    model === 'Checkout'
-      ? await db.checkout.findFirst({ where, select })
-      : model === 'Product'
-        ? await db.product.findFirst({ where, select })
-        : model === 'Customer'
-          ? await db.customer.findFirst({ where, select })
-          : model === 'SplitRecipient'
-            ? await db.splitRecipient.findFirst({ where, select })
-            : await db.affiliateInvite.findFirst({ where, select });
+  // Every hosted page request starts here: a named prepared statement, not the client's engine.
+  const [row] = await rawClient(scope).$queryRaw<{ storeId: string }[]>`${Prisma.raw(`${PREPARED} SELECT "storeId" FROM "${model}"`)} WHERE "id" = ${id} AND "mode" = CAST(${mode} AS "Mode")`;
   return row?.storeId ?? null;
 }
 

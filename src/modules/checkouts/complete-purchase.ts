@@ -1,5 +1,6 @@
 import type { Discount, Prisma as P } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../context.js';
+import { upsertBuyer } from '../../db/customers.js';
 import { db } from '../../db/tenant.js';
 import { newId } from '../../lib/ids.js';
 import { addDays, addInterval, type Interval } from '../../lib/periods.js';
@@ -55,16 +56,8 @@ export async function completePurchase(
   // The customer as the completed checkout shows it: read fresh (another request may have changed it since step 1).
   let customer = customerId ? await tx.customer.findUniqueOrThrow({ where: { id: customerId } }) : null;
   if (!customerId) {
-    // ON CONFLICT DO NOTHING, then read: two checkouts of one new buyer completing at once share one customer.
-    await tx.customer.createMany({
-      data: [{ id: newId('customer'), email: buyer.email, name: buyer.name, country: buyer.country, createdAt: now }],
-      skipDuplicates: true,
-    });
-    customer = await tx.customer.findFirstOrThrow({ where: { email: buyer.email } });
+    customer = await upsertBuyer(ctx, buyer, now);
     customerId = customer.id;
-    if (!customer.name || !customer.country) {
-      customer = await tx.customer.update({ where: { id: customer.id }, data: { name: customer.name ?? buyer.name, country: customer.country ?? buyer.country } });
-    }
   }
 
   const orderId = newId('order');

@@ -1,5 +1,6 @@
 import type { Transaction } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../context.js';
+import { readPaymentSplits } from '../../db/splits.js';
 import { db, insertRows } from '../../db/tenant.js';
 import { newId } from '../../lib/ids.js';
 import { allocate } from '../../lib/money.js';
@@ -31,11 +32,7 @@ export async function allocateToSplits(ctx: RequestContext, paid: readonly PaidT
   const payable = paid.filter((p) => p.net > 0n);
   if (!payable.length) return;
   const productIds = [...new Set(payable.flatMap((p) => (p.productId ? [p.productId] : [])))];
-  const splits = await db(ctx).split.findMany({
-    where: { deletedAt: null, enabled: true, OR: [{ type: 'store', typeReference: ctx.storeId }, ...(productIds.length ? [{ type: 'product', typeReference: { in: productIds } }] : [])] },
-    include: { recipients: { where: { enabled: true, recipientType: 'store' }, orderBy: { id: 'asc' } } },
-    orderBy: { id: 'asc' },
-  });
+  const splits = await readPaymentSplits(ctx, productIds);
   if (!splits.length) return;
   const now = ctx.clock.now();
   const rows = payable.flatMap((p) => {
