@@ -13,6 +13,8 @@ try {
   const [opened, { startService }] = await Promise.all([openDatabase(databaseOptions(config)), import('./service.js')]);
   db = opened;
   const service = await startService({ config, logger, db });
+  // Once the first requests can be answered (the GraphQL schema builds off the start-up path).
+  setTimeout(() => service.warmUp(), 500).unref();
   logger.info(
     { prod: service.prodUrl, test: service.testUrl, database: db.kind === 'embedded' ? config.dataDir : 'postgresql' },
     `billing service listening: production ${service.prodUrl}, test ${service.testUrl}`,

@@ -30,6 +30,8 @@ export interface RunningService {
   jobs?: JobRunner;
   /** The environment each listener serves. */
   envs: Record<Mode, ServiceEnv>;
+  /** Builds the GraphQL schema now, in the background (the server process, once it serves). */
+  warmUp(): void;
   close(): Promise<void>;
 }
 
@@ -100,15 +102,16 @@ export async function startService(options: { config: Config; logger: Logger; db
   }, HOUR_MS).unref();
   // In-process by default; JOB_RUNNER=off leaves jobs to `npm run worker` processes.
   if (config.jobRunner) jobs.start();
-  // The GraphQL schema is built once the service is serving and idle, off the start-up path (a
-  // GraphQL request before that builds it itself).
-  setTimeout(() => void loadSchema().catch((err: unknown) => logger.error({ err }, 'the GraphQL schema failed to build')), 1_000).unref();
   return {
     db,
     prodUrl: addressOf(servers[0]!),
     testUrl: addressOf(servers[1]!),
     jobs: config.jobRunner ? jobs : undefined,
     envs,
+    warmUp() {
+      // Off the start-up path: a GraphQL request before it builds the schema itself.
+      void loadSchema().catch((err: unknown) => logger.error({ err }, 'the GraphQL schema failed to build'));
+    },
     async close() {
       clearInterval(purge);
       await jobs.stop();

@@ -14,9 +14,17 @@ let schemaLoad: Promise<GraphQLSchema> | undefined;
 /**
  * The schema (every module's types, built by Pothos), loaded on first use instead of at
  * start-up: building it is a sizeable part of a start. The service warms it up once it is
- * listening, so the first GraphQL request rarely waits for it.
+ * listening, so the first GraphQL request rarely waits for it (`warmUp` of the running service, which the server process calls).
  */
-export const loadSchema = (): Promise<GraphQLSchema> => (schemaLoad ??= import('./schema.js').then((m) => m.schema));
+export const loadSchema = (): Promise<GraphQLSchema> =>
+  (schemaLoad ??= import('./schema.js').then(
+    (m) => m.schema,
+    (err: unknown) => {
+      // Not kept: the next request tries again.
+      schemaLoad = undefined;
+      throw err;
+    },
+  ));
 
 function toGraphQLError(err: AppError, original: GraphQLError | undefined) {
   return new GraphQLError(err.messages(graphqlPath).join('; '), {
