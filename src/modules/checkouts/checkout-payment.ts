@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../context.js';
+import { claimSettling, markProcessing } from '../../db/checkout-steps.js';
 import { db, inTransaction, lockRow } from '../../db/tenant.js';
 import { AppError, invalidField } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -154,18 +155,7 @@ async function startPayment(ctx: RequestContext, id: string, input: PayCheckoutI
     tax_id: taxId,
   };
   const attempt = c.paymentAttempts + 1;
-  await db(ctx).checkout.update({
-    where: { id: c.id },
-    data: {
-      status: 'processing',
-      processingStartedAt: now,
-      paymentAttempts: attempt,
-      discountReserved: c.discountId !== null,
-      buyer: { ...buyer },
-      quote: storedQuote(quote),
-      customFields: fields.values,
-    },
-  });
+  await markProcessing(ctx, c.id, { now, attempt, discountReserved: c.discountId !== null, buyer: { ...buyer }, quote: storedQuote(quote), customFields: fields.values });
   await scheduleJob(ctx, RECONCILE_JOB, c.id, new Date(now.getTime() + STALE_PROCESSING_MS));
   // The charge needs only the product and the amounts; the row as read under the lock has them.
   return { kind: 'charge', checkout: c, attempt, quote, buyer, discountHeld: c.discountId !== null };
@@ -180,11 +170,7 @@ async function finishPayment(ctx: RequestContext, started: Attempt, result: Char
   // One conditional UPDATE both locks the row and claims the settling of this attempt: it
   // matches only while the attempt is still the checkout's current one, so a resumed submit,
   // the reconciliation job and the original can never settle it twice.
-  const claimed = await db(ctx).checkout.updateMany({
-    where: { id: c.id, status: 'processing', paymentAttempts: started.attempt },
-    data: { processingStartedAt: null },
-  });
-  if (claimed.count === 0) return null; // someone else settled it; the caller reports what they decided
+  if (!(await claimSettling(ctx, c.id, started.attempt))) return null; // someone else settled it; the caller reports what they decided
   if (!byJob) await cancelJob(ctx, RECONCILE_JOB, c.id);
   if (result?.status === 'succeeded') {
     return { kind: 'completed', checkout: await completePurchase(ctx, c, quote, buyer, result) };

@@ -1,5 +1,6 @@
 import type { Discount, Prisma as P } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../context.js';
+import { completeCheckout } from '../../db/checkout-steps.js';
 import { upsertBuyer } from '../../db/customers.js';
 import { db } from '../../db/tenant.js';
 import { newId } from '../../lib/ids.js';
@@ -173,10 +174,7 @@ export async function completePurchase(
   // A free trial pays nothing yet: its credits come with the first paid period.
   if (quote.amount_due > 0n || !subscriptionId) await grantPurchasedCredits(ctx, customerId, transactionId, product.features);
 
-  const updated = await tx.checkout.update({
-    where: { id: c.id },
-    data: { status: 'completed', customerId, orderId, subscriptionId, completedAt: now, processingStartedAt: null },
-  });
+  const updated = await completeCheckout(ctx, c.id, { customerId, orderId, subscriptionId, now });
   const sub = subscriptionId ? await tx.subscription.findUniqueOrThrow({ where: { id: subscriptionId }, include: SUBSCRIPTION_INCLUDE }) : null;
   // The completed checkout with CHECKOUT_INCLUDE's relations, from what this transaction read
   // and wrote: reading it back joined every relation again on every purchase.
