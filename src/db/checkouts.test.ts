@@ -11,7 +11,7 @@ import { createDiscountOp } from '../modules/discounts/discounts.operations.js';
 import { findCheckoutOrThrow, findPayableCheckoutOrThrow, PAYABLE_INCLUDE } from '../modules/checkouts/checkouts.service.js';
 import { db } from './tenant.js';
 
-/** The hand-written checkout read (with the product read), and a new checkout as created, are exactly what the client's read with PAYABLE_INCLUDE answers. */
+/** The hand-written checkout read, and the checkouts a creation and a purchase compose, are exactly what the client's reads answer. */
 describe('findPayableCheckoutOrThrow', () => {
   let database: TestDatabase;
   let ctx: TestContext;
@@ -36,18 +36,8 @@ describe('findPayableCheckoutOrThrow', () => {
       expect(c).toStrictEqual({ ...(await db(ctx).checkout.findUnique({ where: { id: c.id }, include: PAYABLE_INCLUDE })), order: null, subscription: null });
     }
   });
-});
 
-/** A completed purchase answers (and announces) its checkout composed from what it wrote: exactly what reading it back gives. */
-describe('the completed checkout', () => {
-  let database: TestDatabase;
-  let ctx: TestContext;
-  beforeAll(async () => {
-    database = await openTestDatabase();
-    ctx = await storeContext(database);
-  });
-  afterAll(() => database?.close());
-
+  // A completed purchase answers (and announces) its checkout composed from what it wrote.
   it('equals the client read with CHECKOUT_INCLUDE, one-time with a license and recurring with a discount and a known customer', async () => {
     const licensed = await makeProduct(ctx, { price: 1500, currency: 'EUR', features: [{ type: 'licenseKey', description: 'Key', license_key: { activation_limit: 2 } }] });
     const plan = await makeRecurringProduct(ctx, { price: 900, currency: 'EUR' });
