@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { withStoreClock } from '../../src/modules/test-clock/test-clock.service.js';
+import { newId } from '../../src/lib/ids.js';
+import { paymentProcessorFor } from '../../src/modules/payments/processor.js';
+import { settleRefundJob } from '../../src/modules/refunds/refunds.service.js';
 import { billingHarness } from '../support/billing-harness.js';
 import { BUYER, CheckoutBrowser } from '../support/checkout-page.js';
 import { makePaidCheckout, makeProduct, makeRecurringProduct } from '../support/factories.js';
@@ -155,6 +158,30 @@ describe('affiliates', () => {
     expect(raw.map((c: { amount: number; refund: string | null }) => [c.amount, c.refund])).toEqual([[-500, dispute.id], [500, null]]);
     const allocations = await h.service.db.prisma.splitAllocation.findMany({ where: { transactionId: sale }, orderBy: { id: 'asc' } });
     expect(allocations.map((a) => [a.amount, a.refundId])).toEqual([[750n, null], [-750n, dispute.id]]);
+  });
+
+  it('a refund that settles after a chargeback leaves the payment charged back and the shares reversed once', async () => {
+    const { affiliate, code } = await join('late-refund@example.com');
+    const partner = await h.service.createStore('Late partner');
+    expect((await h.call('POST', '/v1/splits', { type: 'store', type_reference: h.store.id, recipients: [{ recipient_type: 'store', recipient_reference: partner.id, amount: 10 }] })).status).toBe(200);
+    const product = await makeProduct(await ctx(), { price: 3_000, currency: 'EUR' });
+    const paid = await makePaidCheckout(await ctx(), product.id, { checkout: { affiliate_code: code }, buyer: { country: 'US', card_number: '4000000000000259' } });
+    const sale = paid.order!.transactionId!;
+    // A refund reserved and sent to the processor, whose process died before recording it.
+    const refundId = newId('refund');
+    await h.service.db.prisma.refund.create({ data: { id: refundId, storeId: h.store.id, mode: 'test', transactionId: sale, amount: 1_000n, taxAmount: 0n, currency: 'EUR', reason: 'other', status: 'pending', createdAt: new Date() } });
+    await h.service.db.prisma.transaction.update({ where: { id: sale }, data: { refundedAmount: { increment: 1_000n } } });
+    await paymentProcessorFor('test')!.refund({ idempotencyKey: refundId, chargeReference: sale, amount: 1_000n, currency: 'EUR' });
+    // The buyer's bank charges the payment back meanwhile; then the refund's job settles it.
+    await h.call('POST', '/v1/test-clock/advance', { seconds: 3_700 });
+    expect((await h.service.db.prisma.transaction.findUniqueOrThrow({ where: { id: sale } })).status).toBe('chargedBack');
+    await settleRefundJob.run(await ctx(), refundId);
+    expect(await h.service.db.prisma.refund.findUniqueOrThrow({ where: { id: refundId } })).toMatchObject({ status: 'succeeded' });
+    expect((await h.service.db.prisma.transaction.findUniqueOrThrow({ where: { id: sale } })).status).toBe('chargedBack');
+    const commissions = await h.service.db.prisma.affiliateCommission.findMany({ where: { affiliateId: affiliate.id } });
+    const allocations = await h.service.db.prisma.splitAllocation.findMany({ where: { transactionId: sale } });
+    expect([commissions.reduce((x, c) => x + c.amount, 0n), commissions.length]).toEqual([0n, 2]);
+    expect([allocations.reduce((x, a) => x + a.amount, 0n), allocations.length]).toEqual([0n, 2]);
   });
 
   it('earns on renewals, turns approved after the hold, and a payout marks them paid', async () => {

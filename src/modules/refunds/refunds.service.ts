@@ -89,8 +89,12 @@ async function settle(ctx: RequestContext, refundId: string, result: RefundResul
   await db(ctx).refund.update({ where: { id: r.id }, data: { status: 'succeeded', processorReference: result.reference } });
   const t = await db(ctx).transaction.findUniqueOrThrow({ where: { id: r.transactionId } });
   const given = sum((await db(ctx).refund.findMany({ where: { transactionId: t.id, status: 'succeeded' }, select: { amount: true } })).map((x) => x.amount));
-  await db(ctx).transaction.update({ where: { id: t.id }, data: { status: given >= t.amountPaid ? 'refunded' : 'partialRefund' } });
-  await reverseShares(ctx, r.id, t, given);
+  // A payment charged back while this refund was under way stays charged back: the dispute took
+  // back all it had not yet refunded, and reversed what it owed others in full already.
+  if (t.status !== 'chargedBack') {
+    await db(ctx).transaction.update({ where: { id: t.id }, data: { status: given >= t.amountPaid ? 'refunded' : 'partialRefund' } });
+    await reverseShares(ctx, r.id, t, given);
+  }
   const settled = await db(ctx).refund.findUniqueOrThrow({ where: { id: r.id }, include: { transaction: true } });
   await recordEvent(ctx, 'refund.created', serializeRefund(settled) as unknown as P.InputJsonObject);
   return settled;
