@@ -1,7 +1,5 @@
 import type { Checkout } from '../generated/prisma/client.js';
-import { Prisma } from '../generated/prisma/client.js';
-import { PREPARED } from './database.js';
-import { columnList } from './rows.js';
+import { columnList, prepared } from './rows.js';
 import { sqlClient, tenantCondition, type TenantContext } from './tenant.js';
 
 /**
@@ -9,7 +7,6 @@ import { sqlClient, tenantCondition, type TenantContext } from './tenant.js';
  * on every purchase; through the client's engine each cost several times the statement).
  * `updatedAt` is the real time, as the client's `@updatedAt` would set it.
  */
-const prepared = Prisma.raw(PREPARED);
 const json = (value: unknown) => JSON.stringify(value);
 
 /** Step 1: the attempt is under way (a second submit now waits instead of charging again). */

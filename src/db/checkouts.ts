@@ -1,19 +1,8 @@
 import type { Prisma as P } from '../generated/prisma/client.js';
-import { Prisma } from '../generated/prisma/client.js';
-import { PREPARED } from './database.js';
-import { columnList, jsonRow, rowFromJson } from './rows.js';
+import { columnList, jsonRow, prepared, rowFromJson } from './rows.js';
 import { sqlClient, tenantCondition, type TenantContext } from './tenant.js';
 
 type CheckoutRow = P.CheckoutGetPayload<{ include: { discount: true; customer: true } }>;
-
-let select: Prisma.Sql | undefined;
-/** Built once: the statement's text is the same for every call. */
-const selectCheckout = () =>
-  (select ??= Prisma.sql`${Prisma.raw(PREPARED)}
-    SELECT ${columnList('Checkout', 'ch')},
-      (SELECT ${jsonRow('Discount', 'd')} FROM "Discount" d WHERE d."id" = ch."discountId") AS "discount",
-      (SELECT ${jsonRow('Customer', 'cu')} FROM "Customer" cu WHERE cu."id" = ch."customerId") AS "customer"
-    FROM "Checkout" ch`);
 
 /**
  * A checkout with its discount and customer in one named prepared statement: the hosted page
@@ -22,7 +11,11 @@ const selectCheckout = () =>
  * have. The product comes from the product read (and its cache), not from here.
  */
 export async function readCheckout(ctx: TenantContext, id: string): Promise<CheckoutRow | null> {
-  const [row] = await sqlClient(ctx).$queryRaw<(Record<string, unknown> & { discount: Record<string, unknown> | null; customer: Record<string, unknown> | null })[]>`${selectCheckout()}
+  const [row] = await sqlClient(ctx).$queryRaw<(Record<string, unknown> & { discount: Record<string, unknown> | null; customer: Record<string, unknown> | null })[]>`${prepared}
+    SELECT ${columnList('Checkout', 'ch')},
+      (SELECT ${jsonRow('Discount', 'd')} FROM "Discount" d WHERE d."id" = ch."discountId") AS "discount",
+      (SELECT ${jsonRow('Customer', 'cu')} FROM "Customer" cu WHERE cu."id" = ch."customerId") AS "customer"
+    FROM "Checkout" ch
     WHERE ch."id" = ${id} AND ${tenantCondition(ctx, 'ch')}`;
   if (!row) return null;
   const { discount, customer, ...checkout } = row;

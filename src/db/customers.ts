@@ -1,8 +1,6 @@
 import type { Customer } from '../generated/prisma/client.js';
-import { Prisma } from '../generated/prisma/client.js';
 import { newId } from '../lib/ids.js';
-import { PREPARED } from './database.js';
-import { columnList } from './rows.js';
+import { columnList, prepared } from './rows.js';
 import { sqlClient, type TenantContext } from './tenant.js';
 
 /**
@@ -11,7 +9,7 @@ import { sqlClient, type TenantContext } from './tenant.js';
  * filled in where the customer had none. Returns the row as the client would.
  */
 export async function upsertBuyer(ctx: TenantContext, buyer: { email: string; name: string | null; country: string | null }, now: Date): Promise<Customer> {
-  const [row] = await sqlClient(ctx).$queryRaw<Customer[]>`${Prisma.raw(PREPARED)}
+  const [row] = await sqlClient(ctx).$queryRaw<Customer[]>`${prepared}
     INSERT INTO "Customer" AS c ("id", "storeId", "mode", "email", "name", "country", "metadata", "createdAt", "updatedAt")
     VALUES (${newId('customer')}, ${ctx.storeId}, CAST(${ctx.mode} AS "Mode"), ${buyer.email}, ${buyer.name}, ${buyer.country}, '{}', ${now}, ${now})
     ON CONFLICT ("storeId", "mode", "email") DO UPDATE SET

@@ -1,12 +1,9 @@
 import type { Prisma as P } from '../generated/prisma/client.js';
-import { Prisma } from '../generated/prisma/client.js';
-import { PREPARED } from './database.js';
-import { columnList, jsonRow, rowFromJson } from './rows.js';
+import { columnList, jsonRow, prepared, rowFromJson } from './rows.js';
 import { sqlClient, tenantCondition, type TenantContext } from './tenant.js';
 
 type ProductWithRelations = P.ProductGetPayload<{ include: { customFields: true; features: true; usagePrices: true } }>;
 
-const prepared = Prisma.raw(PREPARED);
 type Json = Record<string, unknown>;
 
 /**
@@ -16,18 +13,13 @@ type Json = Record<string, unknown>;
  * itself. The same value the client's `findUnique` with those relations returns; null for an
  * id this tenant does not have.
  */
-let select: Prisma.Sql | undefined;
-/** Built once: the statement's text is the same for every call (only its parameters differ). */
-const selectProduct = () =>
-  (select ??= Prisma.sql`${prepared}
+export async function readProduct(ctx: TenantContext, id: string): Promise<ProductWithRelations | null> {
+  const [row] = await sqlClient(ctx).$queryRaw<(Json & { customFields: Json[]; features: Json[]; usagePrices: Json[] })[]>`${prepared}
     SELECT ${columnList('Product', 'p')},
       COALESCE((SELECT json_agg(${jsonRow('ProductCustomField', 'c')} ORDER BY c."position") FROM "ProductCustomField" c WHERE c."productId" = p."id"), '[]') AS "customFields",
       COALESCE((SELECT json_agg(${jsonRow('ProductFeature', 'f')} ORDER BY f."position") FROM "ProductFeature" f WHERE f."productId" = p."id"), '[]') AS "features",
       COALESCE((SELECT json_agg(${jsonRow('UsagePrice', 'u')} ORDER BY u."id") FROM "UsagePrice" u WHERE u."productId" = p."id"), '[]') AS "usagePrices"
-    FROM "Product" p`);
-
-export async function readProduct(ctx: TenantContext, id: string): Promise<ProductWithRelations | null> {
-  const [row] = await sqlClient(ctx).$queryRaw<(Json & { customFields: Json[]; features: Json[]; usagePrices: Json[] })[]>`${selectProduct()}
+    FROM "Product" p
     WHERE p."id" = ${id} AND ${tenantCondition(ctx, 'p')}`;
   if (!row) return null;
   const { customFields, features, usagePrices, ...product } = row;

@@ -1,16 +1,6 @@
 import type { Split, SplitRecipient } from '../generated/prisma/client.js';
-import { Prisma } from '../generated/prisma/client.js';
-import { PREPARED } from './database.js';
-import { columnList, jsonRow, rowFromJson } from './rows.js';
+import { columnList, jsonRow, prepared, rowFromJson } from './rows.js';
 import { sqlClient, tenantCondition, type TenantContext } from './tenant.js';
-
-let select: Prisma.Sql | undefined;
-const selectSplits = () =>
-  (select ??= Prisma.sql`${Prisma.raw(PREPARED)}
-    SELECT ${columnList('Split', 's')},
-      COALESCE((SELECT json_agg(${jsonRow('SplitRecipient', 'r')} ORDER BY r."id") FROM "SplitRecipient" r
-                WHERE r."splitId" = s."id" AND r."enabled" AND r."recipientType" = 'store'), '[]') AS "recipients"
-    FROM "Split" s`);
 
 /**
  * The enabled splits that cover a payment of the caller's store (the store's own, and those of
@@ -18,7 +8,11 @@ const selectSplits = () =>
  * prepared statement, since every paid transaction asks.
  */
 export async function readPaymentSplits(ctx: TenantContext, productIds: readonly string[]): Promise<(Split & { recipients: SplitRecipient[] })[]> {
-  const rows = await sqlClient(ctx).$queryRaw<(Split & { recipients: Record<string, unknown>[] })[]>`${selectSplits()}
+  const rows = await sqlClient(ctx).$queryRaw<(Split & { recipients: Record<string, unknown>[] })[]>`${prepared}
+    SELECT ${columnList('Split', 's')},
+      COALESCE((SELECT json_agg(${jsonRow('SplitRecipient', 'r')} ORDER BY r."id") FROM "SplitRecipient" r
+                WHERE r."splitId" = s."id" AND r."enabled" AND r."recipientType" = 'store'), '[]') AS "recipients"
+    FROM "Split" s
     WHERE ${tenantCondition(ctx, 's')} AND s."deletedAt" IS NULL AND s."enabled"
       AND ((s."type" = 'store' AND s."typeReference" = ${ctx.storeId}) OR (s."type" = 'product' AND s."typeReference" = ANY(${[...productIds]}::text[])))
     ORDER BY s."id"`;

@@ -14,7 +14,7 @@
  * this list honest.
  */
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
-import { PREPARED } from './database.js';
+import { prepared } from './rows.js';
 import type { Mode } from '../generated/prisma/enums.js';
 import { isStorableText } from '../lib/text.js';
 import { rawClient, rootOf, sqlClient, type DataScope, type TenantContext } from './tenant.js';
@@ -32,7 +32,7 @@ export async function storeOwning(scope: DataScope, model: 'Checkout' | 'Product
   // A URL can carry text no row can hold (%00); it names nothing, like any unknown id.
   if (!isStorableText(id)) return null;
   // Every hosted page request starts here: a named prepared statement, not the client's engine.
-  const [row] = await rawClient(scope).$queryRaw<{ storeId: string }[]>`${Prisma.raw(`${PREPARED} SELECT "storeId" FROM "${model}"`)} WHERE "id" = ${id} AND "mode" = CAST(${mode} AS "Mode")`;
+  const [row] = await rawClient(scope).$queryRaw<{ storeId: string }[]>`${prepared} SELECT "storeId" FROM ${Prisma.raw(`"${model}"`)} WHERE "id" = ${id} AND "mode" = CAST(${mode} AS "Mode")`;
   return row?.storeId ?? null;
 }
 

@@ -5,7 +5,7 @@
  */
 import { Prisma } from '../generated/prisma/client.js';
 import type { FilterClause, MeterFilter } from '../modules/meters/meter-filter.js';
-import { PREPARED } from './database.js';
+import { prepared } from './rows.js';
 import { sqlClient, tenantCondition, type TenantContext } from './tenant.js';
 
 export type Aggregation = 'count' | 'sum' | 'average' | 'min' | 'max' | 'unique';
@@ -177,7 +177,6 @@ const jsonb = (value: unknown) => Prisma.sql`CAST(${JSON.stringify(value)} AS js
 const epochMs = (column: string) => Prisma.raw(`(TIMESTAMPTZ 'epoch' + ${column} * INTERVAL '1 millisecond')`);
 /** The strings as a text[] built from one jsonb parameter. */
 const textArray = (values: readonly string[]) => Prisma.sql`ARRAY(SELECT jsonb_array_elements_text(${jsonb(values)}))`;
-const prepared = Prisma.raw(PREPARED);
 
 /**
  * What identifies a meter's state for ingestion: a meter created, redefined, archived or

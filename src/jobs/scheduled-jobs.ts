@@ -2,7 +2,7 @@ import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import type { Mode } from '../generated/prisma/enums.js';
 import { contextFor, type RequestContext, type ServiceEnv } from '../context.js';
 import { db, insertRows, sqlClient, tenantCondition, type Tenant } from '../db/tenant.js';
-import { PREPARED } from '../db/database.js';
+import { prepared } from '../db/rows.js';
 import { newId } from '../lib/ids.js';
 import { offsetClock } from '../lib/clock.js';
 import type { Logger } from '../logger.js';
@@ -47,7 +47,7 @@ export async function scheduleJobs(ctx: RequestContext, kind: string, due: reado
 /** The subject no longer needs the job (its work happened some other way). */
 export async function cancelJob(ctx: RequestContext, kind: string, subjectId: string): Promise<void> {
   // Every settled payment and refund cancels its safety-net job: a prepared statement.
-  await sqlClient(ctx).$executeRaw`${Prisma.raw(PREPARED)} DELETE FROM "Job" WHERE "kind" = ${kind} AND "subjectId" = ${subjectId} AND "status" = 'pending' AND ${tenantCondition(ctx)}`;
+  await sqlClient(ctx).$executeRaw`${prepared} DELETE FROM "Job" WHERE "kind" = ${kind} AND "subjectId" = ${subjectId} AND "status" = 'pending' AND ${tenantCondition(ctx)}`;
 }
 
 export interface ScheduledJobsOptions {
