@@ -3,18 +3,27 @@ import type { DataScope } from '../db/tenant.js';
 import type { Mode } from '../generated/prisma/enums.js';
 import { serviceSecret } from './service-secret.js';
 
+/** What making a link needs of a request's context. */
+interface LinkContext {
+  data: DataScope;
+  mode: Mode;
+  baseUrl: string;
+  clock: { now(): Date };
+}
+
 /**
- * Links that are their own credential (the customer portal, split invitations): the query
- * `expires=…&signature=…` signs the subject, the environment and the expiry with a service key
- * of the kind, so a link works for that subject, in that environment, until then, and cannot
- * be altered.
+ * Links that are their own credential (the customer portal, split and affiliate invitations):
+ * the page `path/subject` with the query `expires=…&signature=…`, which signs the subject, the
+ * environment and the expiry with a service key of the kind, so a link works for that subject,
+ * in that environment, for `ttlMs`, and cannot be altered.
  */
-export function signedLinks(keyName: string) {
+export function signedLinks(keyName: string, page: { path: string; ttlMs: number }) {
   const sign = (secret: Buffer, subject: string, mode: Mode, expires: number) => createHmac('sha256', secret).update(`${subject}.${mode}.${expires}`).digest('base64url');
   return {
-    /** The query string of a link for `subject`, valid until `expires` (Unix ms). */
-    async query(scope: DataScope, subject: string, mode: Mode, expires: number): Promise<string> {
-      return `expires=${expires}&signature=${sign(await serviceSecret(scope, keyName), subject, mode, expires)}`;
+    /** The page's URL for `subject`, valid `ttlMs` from the context's now. Outside a transaction (the key is read from the database once). */
+    async url(ctx: LinkContext, subject: string): Promise<string> {
+      const expires = ctx.clock.now().getTime() + page.ttlMs;
+      return `${ctx.baseUrl}/${page.path}/${subject}?expires=${expires}&signature=${sign(await serviceSecret(ctx.data, keyName), subject, ctx.mode, expires)}`;
     },
     /** Whether a link's `expires` and `signature` are genuine for the subject and environment, and not yet expired. */
     async valid(scope: DataScope, mode: Mode, now: Date, subject: string, expires: string, signature: string): Promise<boolean> {

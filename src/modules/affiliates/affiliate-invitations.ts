@@ -14,14 +14,11 @@ import { signedLinks } from '../../lib/signed-links.js';
  * is returned to the seller, who passes it on). Accepting makes the invitee an active
  * affiliate with a referral code; declining closes the invitation.
  */
-const inviteLinks = signedLinks('affiliate_invitation_key');
 /** How long an invitation link stays valid. */
 export const AFFILIATE_INVITE_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+const inviteLinks = signedLinks('affiliate_invitation_key', { path: 'affiliate-invitations', ttlMs: AFFILIATE_INVITE_TTL_MS });
 
-export async function affiliateInviteLink(ctx: RequestContext, inviteId: string): Promise<string> {
-  const expires = ctx.clock.now().getTime() + AFFILIATE_INVITE_TTL_MS;
-  return `${ctx.baseUrl}/affiliate-invitations/${inviteId}?${await inviteLinks.query(ctx.data, inviteId, ctx.mode, expires)}`;
-}
+export const affiliateInviteLink = (ctx: RequestContext, inviteId: string) => inviteLinks.url(ctx, inviteId);
 
 export const affiliateInviteLinkValid = (scope: DataScope, mode: Mode, now: Date, inviteId: string, expires: string, signature: string) =>
   inviteLinks.valid(scope, mode, now, inviteId, expires, signature);

@@ -8,9 +8,9 @@ import { parseInput } from '../../lib/validation.js';
 import { payWithNewCard, type NewCardOutcome } from '../subscriptions/renewals.js';
 import { portalCardSchema, type CreatePortalLinkInput } from './portal.schemas.js';
 
-const portalLinks = signedLinks('customer_portal_key');
 /** A portal link is a bearer credential for the customer's billing data, so it is short-lived. */
 export const PORTAL_LINK_LIFETIME_MS = 60 * 60 * 1000;
+const portalLinks = signedLinks('customer_portal_key', { path: 'portal', ttlMs: PORTAL_LINK_LIFETIME_MS });
 /** The most of each kind (subscriptions, orders, license keys) the portal page shows, newest first. */
 export const PORTAL_VIEW_LIMIT = 100;
 
@@ -18,8 +18,7 @@ export const PORTAL_VIEW_LIMIT = 100;
 export async function createPortalLink(ctx: RequestContext, input: CreatePortalLinkInput): Promise<{ customer_portal_link: string }> {
   const customer = await db(ctx).customer.findUnique({ where: { id: input.customer_id }, select: { id: true } });
   if (!customer) throw notFound('Customer', input.customer_id);
-  const expires = ctx.clock.now().getTime() + PORTAL_LINK_LIFETIME_MS;
-  return { customer_portal_link: `${ctx.baseUrl}/portal/${customer.id}?${await portalLinks.query(ctx.data, customer.id, ctx.mode, expires)}` };
+  return { customer_portal_link: await portalLinks.url(ctx, customer.id) };
 }
 
 /** Whether a portal link is genuine and still valid for this environment. */

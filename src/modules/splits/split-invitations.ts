@@ -13,15 +13,12 @@ import { createStore } from '../stores/stores.service.js';
  * page lets the invitee accept, with a new store or one they hold a key of, or decline. The
  * first acceptance turns the split on.
  */
-const invitationLinks = signedLinks('split_invitation_key');
 /** How long an invitation link stays valid. */
 export const INVITE_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+const invitationLinks = signedLinks('split_invitation_key', { path: 'split-invitations', ttlMs: INVITE_TTL_MS });
 
 /** The invitation page's URL for a recipient who has not answered yet. Outside a transaction (the key is read from the database once). */
-export async function invitationLink(ctx: RequestContext, recipientId: string): Promise<string> {
-  const expires = ctx.clock.now().getTime() + INVITE_TTL_MS;
-  return `${ctx.baseUrl}/split-invitations/${recipientId}?${await invitationLinks.query(ctx.data, recipientId, ctx.mode, expires)}`;
-}
+export const invitationLink = (ctx: RequestContext, recipientId: string) => invitationLinks.url(ctx, recipientId);
 
 export const invitationLinkValid = (scope: DataScope, mode: Mode, now: Date, recipientId: string, expires: string, signature: string) => invitationLinks.valid(scope, mode, now, recipientId, expires, signature);
 
