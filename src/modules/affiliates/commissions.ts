@@ -1,8 +1,8 @@
-import type { Transaction } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../context.js';
 import { db, insertRows } from '../../db/tenant.js';
 import { newId } from '../../lib/ids.js';
-import { allocate, basisPointsOf, mulDiv } from '../../lib/money.js';
+import { basisPointsOf, mulDiv } from '../../lib/money.js';
+import type { RefundedNet } from '../payments/payment-shares.js';
 
 /**
  * Commissions applied to money. A paid transaction of a sale an affiliate referred (the
@@ -40,23 +40,21 @@ export async function earnCommissions(ctx: RequestContext, paid: readonly Referr
 }
 
 /**
- * Reverses a transaction's commission for a refund that succeeded, given everything refunded
- * of it so far (this refund included): the commission times the refunded share of the net
- * amount, less what earlier refunds reversed already.
+ * Reverses a transaction's commission for a refund that succeeded, given the net part of
+ * everything refunded of it so far (this refund included): the commission times the refunded
+ * share of the net amount, less what earlier refunds reversed already.
  */
-export async function reverseCommissions(ctx: RequestContext, refundId: string, t: Pick<Transaction, 'id' | 'amount' | 'taxAmount'>, refundedSoFar: bigint): Promise<void> {
-  const rows = await db(ctx).affiliateCommission.findMany({ where: { transactionId: t.id }, orderBy: { id: 'asc' } });
+export async function reverseCommissions(ctx: RequestContext, refundId: string, { transactionId, net, refundedNet }: RefundedNet): Promise<void> {
+  const rows = await db(ctx).affiliateCommission.findMany({ where: { transactionId }, orderBy: { id: 'asc' } });
   const original = rows.filter((r) => r.refundId === null);
-  const net = t.amount - t.taxAmount;
+  // A payment with nothing net of tax earned no commission.
   if (!original.length || net <= 0n) return;
-  // The refund's tax part goes back in proportion, as the refund computed it; what is left is the net part.
-  const [refundedNet] = allocate(refundedSoFar < t.amount ? refundedSoFar : t.amount, [net, t.taxAmount]);
   const now = ctx.clock.now();
   const reversals = original.flatMap((c) => {
-    const target = refundedNet! >= net ? c.amount : mulDiv(c.amount, refundedNet!, net);
+    const target = refundedNet >= net ? c.amount : mulDiv(c.amount, refundedNet, net);
     const reversed = rows.filter((x) => x.refundId !== null && x.affiliateId === c.affiliateId).reduce((sum, x) => sum - x.amount, 0n);
     const due = target - reversed;
-    return due <= 0n ? [] : [{ id: newId('affiliateCommission'), affiliateId: c.affiliateId, transactionId: t.id, amount: -due, currency: c.currency, refundId, paidAt: null, createdAt: now }];
+    return due <= 0n ? [] : [{ id: newId('affiliateCommission'), affiliateId: c.affiliateId, transactionId, amount: -due, currency: c.currency, refundId, paidAt: null, createdAt: now }];
   });
   if (reversals.length) await insertRows(ctx, 'AffiliateCommission', reversals);
 }

@@ -1,4 +1,4 @@
-import type { Transaction } from '../../generated/prisma/client.js';
+import type { RefundedNet } from '../payments/payment-shares.js';
 import type { RequestContext } from '../../context.js';
 import { readPaymentSplits } from '../../db/splits.js';
 import { db, insertRows } from '../../db/tenant.js';
@@ -53,23 +53,21 @@ export async function allocateToSplits(ctx: RequestContext, paid: readonly PaidT
 }
 
 /**
- * Reverses a transaction's allocations for a refund that succeeded, given everything refunded
- * of it so far (this refund included): the refunds' net part, apportioned over the allocations
+ * Reverses a transaction's allocations for a refund that succeeded, given the net part of
+ * everything refunded of it so far (this refund included), apportioned over the allocations
  * and the seller's share, less what earlier refunds reversed already.
  */
-export async function reverseAllocations(ctx: RequestContext, refundId: string, t: Pick<Transaction, 'id' | 'amount' | 'taxAmount' | 'currency'>, refundedSoFar: bigint): Promise<void> {
-  const rows = await db(ctx).splitAllocation.findMany({ where: { transactionId: t.id }, orderBy: { id: 'asc' } });
+export async function reverseAllocations(ctx: RequestContext, refundId: string, { transactionId, net, refundedNet }: RefundedNet): Promise<void> {
+  const rows = await db(ctx).splitAllocation.findMany({ where: { transactionId }, orderBy: { id: 'asc' } });
   const original = rows.filter((r) => r.refundId === null);
-  if (!original.length || t.amount <= 0n) return;
-  const net = t.amount - t.taxAmount;
-  const [refundedNet] = allocate(refundedSoFar < t.amount ? refundedSoFar : t.amount, [net, t.taxAmount]);
+  if (!original.length) return;
   const allocated = original.reduce((sum, r) => sum + r.amount, 0n);
-  const targets = allocate(refundedNet!, [...original.map((r) => r.amount), net - allocated]);
+  const targets = allocate(refundedNet, [...original.map((r) => r.amount), net - allocated]);
   const now = ctx.clock.now();
   const reversals = original.flatMap((r, i) => {
     const reversed = rows.filter((x) => x.refundId !== null && x.recipientId === r.recipientId && x.splitId === r.splitId).reduce((sum, x) => sum - x.amount, 0n);
     const due = targets[i]! - reversed;
-    return due === 0n ? [] : [{ id: newId('splitAllocation'), transactionId: t.id, splitId: r.splitId, recipientId: r.recipientId, recipientStoreId: r.recipientStoreId, amount: -due, currency: r.currency, refundId, createdAt: now }];
+    return due === 0n ? [] : [{ id: newId('splitAllocation'), transactionId, splitId: r.splitId, recipientId: r.recipientId, recipientStoreId: r.recipientStoreId, amount: -due, currency: r.currency, refundId, createdAt: now }];
   });
   if (reversals.length) await insertRows(ctx, 'SplitAllocation', reversals);
 }
