@@ -63,19 +63,8 @@ export class CheckoutBrowser {
     return this.submit(checkoutUrl, page.html, { expected_total: String(amount_due), ...fields });
   }
 
-  async submit(checkoutUrl: string, html: string, fields: Record<string, string>): Promise<PageResult> {
-    const body = new URLSearchParams({
-      csrf: CheckoutBrowser.hidden(html, 'csrf'),
-      expected_total: CheckoutBrowser.hidden(html, 'expected_total'),
-      ...fields,
-    });
-    const res = await fetch(new URL(checkoutUrl, this.baseUrl), {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: this.cookie, 'sec-fetch-site': 'same-origin' },
-      body,
-    });
-    return { status: res.status, location: res.headers.get('location'), html: await res.text() };
+  submit(checkoutUrl: string, html: string, fields: Record<string, string>): Promise<PageResult> {
+    return this.postForm(checkoutUrl, { csrf: CheckoutBrowser.hidden(html, 'csrf'), expected_total: CheckoutBrowser.hidden(html, 'expected_total'), ...fields });
   }
 }
 
