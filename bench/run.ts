@@ -14,7 +14,7 @@
  *   BENCH_DURATION  seconds of measurement per target and concurrency (default 5)
  *   BENCH_PG_URL    an existing database to issue CREATE/DROP DATABASE from
  *                   (default postgresql://postgres@127.0.0.1:5432/test)
- *   BENCH_ONLY      one section alone: `renewals`, `ledger`, `metering` or `webhooks`; `paths` runs the
+ *   BENCH_ONLY      one section alone: `renewals`, `ledger`, `metering`, `webhooks` or `graph-floor`; `paths` runs the
  *                   request paths (products, checkout, graph, webhooks, start-up) without them
  *   BENCH_PROFILE   a directory: every server child writes its CPU profile there on exit
  *
@@ -24,6 +24,7 @@
  * the throughput target is reported, not failed.
  */
 import { benchStartup, reportStartup } from './startup.js';
+import { benchGraphFloor } from './graph-floor.js';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -358,6 +359,11 @@ async function main(cleanup: Cleanup): Promise<number> {
   // BENCH_ONLY=metering: the metering section alone.
   if (process.env.BENCH_ONLY === 'metering') return reportMetering(await benchMetering(db.url, s.durationSec, (name, run) => cleanup.defer(name, run)));
 
+  // BENCH_ONLY=graph-floor: the customer graph's parts and their floors, in this process.
+  if (process.env.BENCH_ONLY === 'graph-floor') {
+    for (const line of await benchGraphFloor(db.url)) console.log(line);
+    return 0;
+  }
   // BENCH_ONLY=webhooks: the webhook delivery section alone.
   if (process.env.BENCH_ONLY === 'webhooks') {
     const store = await createStoreKey({ DATABASE_URL: db.url });
