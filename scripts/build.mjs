@@ -26,7 +26,7 @@ export async function buildService() {
     target: 'node20',
     sourcemap: 'linked',
     logLevel: 'warning',
-    external: ['@electric-sql/pglite', '@electric-sql/pglite/*', '@prisma/*', 'prisma', 'pg-native', '@graphql-yoga/render-graphiql'],
+    external: ['@electric-sql/pglite', '@electric-sql/pglite/*', '@prisma/*', 'prisma', 'pg-native', '@graphql-yoga/render-graphiql', 'swagger-ui-dist'],
     // Bundled CommonJS packages call require(); give the ES module bundle one.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   });

@@ -11,6 +11,7 @@ import type { ApiKeyAuthenticator } from './modules/stores/api-keys.js';
 import type { ListenerEnv } from './rest/auth.js';
 import { errorHandler } from './rest/error-handler.js';
 import { v1Router } from './rest/router.js';
+import { apiReference } from './rest/api-reference.js';
 import { checkoutPages } from './pages/checkout-page.js';
 import { splitInvitationPages } from './pages/split-invitation-page.js';
 import { affiliatePages } from './pages/affiliate-pages.js';
@@ -95,6 +96,7 @@ export function buildApp(options: AppOptions): Express {
   const yoga = graphqlHandler(listener, logger, config.graphqlLimits);
   app.use(yoga.graphqlEndpoint, graphqlBody(config.bodyLimit), (req: express.Request, res: express.Response) => yoga(req, res));
 
+  app.use(apiReference({ page: env.mode === 'test' }));
   app.use('/v1', express.json({ limit: config.bodyLimit }), v1Router(listener));
   app.use(checkoutPages(env, { bodyLimit: config.bodyLimit, submits: limits.checkoutSubmit }));
   app.use(portalPages(env, { bodyLimit: config.bodyLimit }));

@@ -30,6 +30,8 @@ export interface RunningService {
   jobs?: JobRunner;
   /** The environment each listener serves. */
   envs: Record<Mode, ServiceEnv>;
+  /** The two HTTP listeners. */
+  servers: Record<Mode, Server>;
   /** Builds the GraphQL schema now, in the background (the server process, once it serves). */
   warmUp(): void;
   close(): Promise<void>;
@@ -108,6 +110,7 @@ export async function startService(options: { config: Config; logger: Logger; db
     testUrl: addressOf(servers[1]!),
     jobs: config.jobRunner ? jobs : undefined,
     envs,
+    servers: { prod: servers[0]!, test: servers[1]! },
     warmUp() {
       // Off the start-up path: a GraphQL request before it builds the schema itself.
       void loadSchema().catch((err: unknown) => logger.error({ err }, 'the GraphQL schema failed to build'));

@@ -10,7 +10,7 @@ import { executeIdempotently } from './idempotency.js';
  * a few lines around the same definition, so they validate the same input, run the same
  * service and fail with the same error codes.
  */
-export interface Operation<In, Out> {
+export interface Operation<In, Out, Body = unknown> {
   /** `products.create`: names the operation in idempotency records. */
   readonly name: string;
   /** The input schema, in the /v1 field names; GraphQL converts its arguments to them. */
@@ -27,8 +27,13 @@ export interface Operation<In, Out> {
   /** What must happen outside the transaction before the write (a DNS check of a URL). */
   readonly prepare?: (ctx: RequestContext, input: In) => Promise<void>;
   readonly run: (ctx: RequestContext, input: In) => Promise<Out>;
+  /**
+   * The schema of the /v1 JSON answer: the serializer's response schema (the OpenAPI document
+   * is generated from it and from `input`; the tests check every answer against the document).
+   */
+  readonly output: z.ZodType<Body>;
   /** The /v1 JSON of the result (webhook payloads use the same serializers). */
-  readonly render: (ctx: RequestContext, result: Out) => unknown;
+  readonly render: (ctx: RequestContext, result: Out) => Body;
   /** The id of the object the result is about, which a GraphQL payload reads back; default `result.id`. */
   readonly idOf?: (result: Out) => string | null;
   /** Fields of the answer that are shown once and never stored for replays (a signing secret). */
@@ -50,7 +55,7 @@ export function parseOperationInput<In, Out>(op: Operation<In, Out>, raw: unknow
 /** `render` of an operation whose service already answers in the /v1 shape (previews, ingest reports). */
 export const renderAsIs = <T>(_ctx: unknown, value: T) => value;
 
-export function defineOperation<In, Out>(op: Operation<In, Out>): Operation<In, Out> {
+export function defineOperation<In, Out, Body>(op: Operation<In, Out, Body>): Operation<In, Out, Body> {
   return op;
 }
 

@@ -43,12 +43,15 @@ function fromHttpError(err: unknown, limit: string): { error: AppError; status: 
 /** Paths whose operations answer with the client's structured error body (customer credits, usage metering), whatever failed. */
 const STRUCTURED_ERRORS = /^\/v1\/(customer-credits|meters|events)(\/|\?|$)/;
 
+/** Whether errors on this /v1 path answer with the structured body. */
+export const answersStructuredErrors = (url: string) => STRUCTURED_ERRORS.test(url);
+
 export function errorHandler(logger: Logger, bodyLimit: string): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const known = err instanceof AppError ? { error: err, status: undefined } : fromHttpError(err, bodyLimit);
     const appError = known?.error ?? new AppError('internal', 'Internal server error; quote the trace_id when reporting it');
     if (!known) logger.error({ err, trace_id: traceIdOf(res) }, 'unhandled error');
-    const { status, body } = STRUCTURED_ERRORS.test(req.originalUrl) ? structuredErrorBody(appError, traceIdOf(res), known?.status) : errorBody(appError, traceIdOf(res), Date.now(), known?.status);
+    const { status, body } = answersStructuredErrors(req.originalUrl) ? structuredErrorBody(appError, traceIdOf(res), known?.status) : errorBody(appError, traceIdOf(res), Date.now(), known?.status);
     if (res.headersSent) return;
     if (err instanceof RateLimitError) res.set(quotaHeaders(err.quota, true));
     res.status(status).json(body);

@@ -1,43 +1,29 @@
-import { Router } from 'express';
 import { TENANT_MODELS } from '../../src/db/tenant.js';
 import type { Operation } from '../../src/core/operation.js';
 import { checkoutPages } from '../../src/pages/checkout-page.js';
 import { splitInvitationPages } from '../../src/pages/split-invitation-page.js';
 import { affiliatePages } from '../../src/pages/affiliate-pages.js';
 import { portalPages } from '../../src/pages/portal-page.js';
-import { operationOfHandler } from '../../src/rest/operation-route.js';
-import { v1Router } from '../../src/rest/router.js';
+import { routesOf as rawRoutesOf, v1Routes as v1RouteTable, type RouterRoute } from '../../src/rest/route-table.js';
 import type { TestDatabase } from './database.js';
 
-interface Layer {
-  route?: { path: string; methods: Record<string, boolean>; stack: { handle: unknown }[] };
-  /** A dispatch to per-resource routers (src/rest/router.ts). */
-  handle?: { routers?: Router[] };
-}
-
+/** A route read from its router; `operation` is the operation a /v1 route runs. */
 export interface RouteInfo {
   /** "GET /products/:id" */
   name: string;
   method: string;
   path: string;
-  /** The operation a /v1 route runs. */
   operation?: Operation<unknown, unknown>;
 }
 
-function routesOf(router: Router): RouteInfo[] {
-  return (router as unknown as { stack: Layer[] }).stack.flatMap((layer): RouteInfo[] => {
-    if (layer.handle?.routers) return layer.handle.routers.flatMap(routesOf);
-    const r = layer.route;
-    if (!r) return [];
-    const operation = r.stack.map((s) => operationOfHandler(s.handle)).find(Boolean);
-    return Object.keys(r.methods).map((m) => ({ name: `${m.toUpperCase()} ${r.path}`, method: m.toUpperCase(), path: r.path, operation }));
-  });
-}
+const withOperation = (routes: RouterRoute[]): RouteInfo[] => routes.map((r) => ({ name: r.name, method: r.method, path: r.path, operation: r.operation?.op }));
 
 /** Every route of the /v1 router, read from the router itself (paths relative to /v1). */
 export function v1Routes(): RouteInfo[] {
-  return routesOf(v1Router({} as never));
+  return withOperation(v1RouteTable());
 }
+
+const routesOf = (router: Parameters<typeof rawRoutesOf>[0]) => withOperation(rawRoutesOf(router));
 
 /** Every route of the hosted pages (checkout, portal, split and affiliate invitations, referral links), read from their routers. */
 export function pageRoutes(): RouteInfo[] {

@@ -5,6 +5,7 @@ import { createStore, type CreatedStore } from '../../src/modules/stores/stores.
 import { startService, type RunningService } from '../../src/service.js';
 import { loadConfig } from '../../src/config.js';
 import { openTestDatabase, type TestDatabase } from './database.js';
+import { responseCheck } from './openapi-check.js';
 
 export interface TestService extends RunningService {
   db: TestDatabase;
@@ -24,6 +25,9 @@ export async function startTestService(
   const config = { ...loadConfig({ HOST: '127.0.0.1', PORT: '0', TEST_PORT: '0', RATE_LIMIT: 'off', ...options.env }), bodyLimit: '64kb' };
   const logger = options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const service = await startService({ config, logger, db, clock: options.clock });
+  const check = responseCheck();
+  check.watch(service.servers.prod);
+  check.watch(service.servers.test);
   return {
     ...service,
     db,
@@ -32,6 +36,10 @@ export async function startTestService(
     async close() {
       await service.close();
       await db.close();
+      if (check.violations.length) {
+        const shown = check.violations.slice(0, 20).join('\n  ');
+        throw new Error(`${check.violations.length} /v1 answers did not match the OpenAPI document (src/rest/openapi.ts):\n  ${shown}`);
+      }
     },
   };
 }

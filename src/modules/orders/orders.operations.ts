@@ -1,6 +1,7 @@
 import { defineOperation } from '../../core/operation.js';
 import { mapPage } from '../../lib/pagination.js';
-import { serializeOrder } from './orders.serializer.js';
+import { orderEntity, serializeOrder } from './orders.serializer.js';
+import { pageOf } from '../../lib/response-schemas.js';
 import { listCustomerOrdersSchema } from './orders.schemas.js';
 import { listCustomerOrders } from './orders.service.js';
 
@@ -9,6 +10,7 @@ export const listCustomerOrdersOp = defineOperation({
   name: 'orders.list_for_customer',
   input: listCustomerOrdersSchema,
   write: false,
+  output: pageOf(orderEntity),
   run: listCustomerOrders,
   render: (_ctx, page) => mapPage(page, serializeOrder),
 });
