@@ -2,6 +2,7 @@
 // `npm start` loads JavaScript ready to run instead of transpiling TypeScript at every start.
 // Packages that find their own files at run time (PGlite's data files, Prisma's engines,
 // GraphiQL's page, loaded only when asked for) stay in node_modules.
+import { readdirSync, statSync } from 'node:fs';
 import { cp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +35,30 @@ export async function buildService() {
   await cp(path.join(ROOT, 'src/pages/views'), path.join(OUT, 'views'), { recursive: true });
   await cp(path.join(ROOT, 'src/modules/tax/tax-rates.json'), path.join(OUT, 'tax-rates.json'));
   await writeFile(STAMP, new Date().toISOString());
+}
+
+const mtime = (file) => {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return -1;
+  }
+};
+
+function newestUnder(dir) {
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, e.name);
+    newest = Math.max(newest, e.isDirectory() ? newestUnder(full) : mtime(full));
+  }
+  return newest;
+}
+
+/** Builds when the bundle is missing or a source file changed since it was built; answers whether it built. */
+export async function buildIfStale() {
+  if (mtime(STAMP) >= newestUnder(path.join(ROOT, 'src'))) return false;
+  await buildService();
+  return true;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await buildService();

@@ -7,6 +7,8 @@ import { graphqlHandler } from './graphql/yoga.js';
 import { AppError } from './lib/errors.js';
 import type { RateLimits } from './lib/rate-limit.js';
 import type { Logger } from './logger.js';
+import type { Readiness } from './readiness.js';
+import { metricsSink, type MetricsSink } from './metrics/sink.js';
 import type { ApiKeyAuthenticator } from './modules/stores/api-keys.js';
 import type { ListenerEnv } from './rest/auth.js';
 import { errorHandler } from './rest/error-handler.js';
@@ -23,6 +25,8 @@ export interface AppOptions {
   logger: Logger;
   authenticator: ApiKeyAuthenticator;
   limits: RateLimits;
+  /** What `/readyz` reports (the running service's checks). */
+  readiness?: () => Promise<Readiness>;
 }
 
 /** Query parameters whose value is a credential (a portal link's signature, a token). */
@@ -63,6 +67,37 @@ function traceAndLog(log: Logger): express.RequestHandler {
   };
 }
 
+/** The route template a request matched, for metrics: never the URL, whose ids would make a series each. */
+function routeTemplate(req: express.Request, res: express.Response): string {
+  const remembered = res.locals.route as string | undefined;
+  if (remembered !== undefined) return remembered;
+  if (req.route) return req.baseUrl + String(req.route.path);
+  const url = req.originalUrl;
+  if (url.startsWith('/graphql') && (url.length === 8 || url[8] === '?' || url[8] === '/')) return '/graphql';
+  return 'unmatched';
+}
+
+/**
+ * `http_request_duration_seconds`: each response's time, observed when it finishes. Installed
+ * only when metrics are on (METRICS_PORT); then one listener and one observation a request.
+ */
+function requestMetrics(sink: MetricsSink, listener: string): express.RequestHandler {
+  return (req, res, next) => {
+    const start = performance.now();
+    res.once('finish', () => sink.httpRequest(listener, req.method, routeTemplate(req, res), res.statusCode, (performance.now() - start) / 1000));
+    next();
+  };
+}
+
+/**
+ * An error leaving /v1 reaches the error handler after the routers put back `req.baseUrl`;
+ * the matched route's template is kept here, where the mount path is still set.
+ */
+const rememberRoute: express.ErrorRequestHandler = (err, req, res, next) => {
+  if (req.route) res.locals.route = req.baseUrl + String(req.route.path);
+  next(err);
+};
+
 /**
  * /graphql reads its body under the same limit as /v1 (yoga alone would take 25 MB) and with
  * the same handling of compressed bodies; yoga then gets the bytes, already inflated.
@@ -86,18 +121,27 @@ export function buildApp(options: AppOptions): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
 
+  // First: its clock starts before the trace id and stops before the access log is written.
+  const metrics = metricsSink();
+  if (metrics) app.use(requestMetrics(metrics, env.mode));
   app.use(traceAndLog(logger.child({ listener: env.mode })));
 
   app.get('/healthz', async (_req, res) => {
     await systemDb(env.data).$queryRaw`SELECT 1`;
     res.json({ status: 'ok', mode: env.mode });
   });
+  // Ready to be sent traffic: 503 while a check fails or the process drains for shutdown.
+  app.get('/readyz', async (_req, res) => {
+    const report = options.readiness ? await options.readiness() : undefined;
+    if (!report) return void res.status(503).json({ ready: false });
+    res.status(report.ready ? 200 : 503).json(report);
+  });
 
   const yoga = graphqlHandler(listener, logger, config.graphqlLimits);
   app.use(yoga.graphqlEndpoint, graphqlBody(config.bodyLimit), (req: express.Request, res: express.Response) => yoga(req, res));
 
   app.use(apiReference({ page: env.mode === 'test' }));
-  app.use('/v1', express.json({ limit: config.bodyLimit }), v1Router(listener));
+  app.use('/v1', express.json({ limit: config.bodyLimit }), v1Router(listener), ...(metrics ? [rememberRoute] : []));
   app.use(checkoutPages(env, { bodyLimit: config.bodyLimit, submits: limits.checkoutSubmit }));
   app.use(portalPages(env, { bodyLimit: config.bodyLimit }));
   app.use(splitInvitationPages(env, authenticator, { bodyLimit: config.bodyLimit }));

@@ -33,8 +33,14 @@ export interface Config {
   rateLimits: RateLimitConfig;
   /** GRAPHQL_MAX_COST, GRAPHQL_MAX_DEPTH, GRAPHQL_MAX_ALIASES, GRAPHQL_MAX_TOKENS. */
   graphqlLimits: GraphQLLimits;
+  /** SHUTDOWN_TIMEOUT_MS: how long SIGTERM waits for in-flight requests and job rounds before it closes what is left. */
+  shutdownTimeoutMs: number;
   /** DUNNING_RETRY_DAYS: days after a renewal's first failure at which it is tried again (then unpaid). */
   dunningRetryDays: number[];
+  /** METRICS_PORT: the Prometheus listener (`GET /metrics`) of this process; unset = none. */
+  metricsPort: number | undefined;
+  /** METRICS_HOST: the address it binds (default HOST). */
+  metricsHost: string;
 }
 
 function daysFrom(name: string, value: string | undefined, fallback: number[]): number[] {
@@ -85,7 +91,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       checkoutSubmitsPerIp: positiveIntFrom('RATE_LIMIT_CHECKOUT_SUBMITS', env.RATE_LIMIT_CHECKOUT_SUBMITS, 30),
       redisUrl: env.REDIS_URL || undefined,
     },
+    shutdownTimeoutMs: positiveIntFrom('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 10_000),
     dunningRetryDays: daysFrom('DUNNING_RETRY_DAYS', env.DUNNING_RETRY_DAYS, [1, 3, 5, 7]),
+    metricsPort: env.METRICS_PORT ? intFrom('METRICS_PORT', env.METRICS_PORT, 0) : undefined,
+    metricsHost: env.METRICS_HOST || host,
     graphqlLimits: {
       maxCost: positiveIntFrom('GRAPHQL_MAX_COST', env.GRAPHQL_MAX_COST, 5_000),
       maxDepth: positiveIntFrom('GRAPHQL_MAX_DEPTH', env.GRAPHQL_MAX_DEPTH, 10),

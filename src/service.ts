@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadSchema } from './graphql/yoga.js';
 import { buildApp } from './app.js';
@@ -19,6 +19,7 @@ import { ApiKeyAuthenticator } from './modules/stores/api-keys.js';
 import { configureWebhookSecretKey } from './modules/webhooks/endpoint-secrets.js';
 import { configureWebhookUrlPolicy } from './modules/webhooks/url-safety.js';
 import { configureDunningSchedule } from './modules/subscriptions/renewals.js';
+import { readinessCheck, type Readiness } from './readiness.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -34,7 +35,61 @@ export interface RunningService {
   servers: Record<Mode, Server>;
   /** Builds the GraphQL schema now, in the background (the server process, once it serves). */
   warmUp(): void;
-  close(): Promise<void>;
+  /** What `/readyz` answers. */
+  readiness(): Promise<Readiness>;
+  /**
+   * Graceful stop: the listeners stop accepting and answer what they are still given with
+   * `Connection: close`, requests in flight and the job round under way finish (for
+   * `deadlineMs` at most, default SHUTDOWN_TIMEOUT_MS), claims whose work did not finish are
+   * handed back, then everything closes.
+   */
+  close(deadlineMs?: number): Promise<void>;
+}
+
+/**
+ * Keeps a listener's requests in flight and, once draining, tells each client to close its
+ * connection after the answer, so no client sends another request on a socket about to close.
+ */
+function trackRequests(server: Server, draining: () => boolean) {
+  const inFlight = new Set<ServerResponse>();
+  let idle: (() => void) | undefined;
+  server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
+    inFlight.add(res);
+    if (draining()) res.setHeader('connection', 'close');
+    res.once('close', () => {
+      inFlight.delete(res);
+      if (inFlight.size === 0) idle?.();
+    });
+  });
+  return {
+    /** Answers still to be written say `Connection: close`; resolves when none is in flight, or after `ms` (false). */
+    drain(ms: number): Promise<boolean> {
+      for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
+      if (inFlight.size === 0) return Promise.resolve(true);
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => resolve(false), ms);
+        idle = () => {
+          clearTimeout(timer);
+          resolve(true);
+        };
+      });
+    },
+  };
+}
+
+/**
+ * Closes the listening socket, keeping the open connections: Node's close() also drops idle
+ * keep-alive connections at once, and a client sending its next request on one at that moment
+ * gets a reset instead of an answer. Kept, such a request is answered with `Connection: close`
+ * (see trackRequests); what is still open after the drain is closed then. Resolves when every
+ * connection has ended.
+ */
+function stopAccepting(server: Server): Promise<void> {
+  const closeIdle = server.closeIdleConnections;
+  server.closeIdleConnections = () => {};
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections = closeIdle;
+  return closed;
 }
 
 function listen(host: string, port: number): Promise<Server> {
@@ -71,6 +126,9 @@ export async function startService(options: { config: Config; logger: Logger; db
   let stopCaches = async () => {};
   const limits = await createRateLimits(config.rateLimits, logger);
   let envs: Record<Mode, ServiceEnv>;
+  let draining = false;
+  let readiness!: () => Promise<Readiness>;
+  let tracked: ReturnType<typeof trackRequests>[] = [];
   // The runner exists in every server: with JOB_RUNNER=off it runs no rounds of its own, but a
   // test clock's advance still runs that store's due work at once.
   const jobs = createJobRunner({ db: db.prisma, clock, logger, config, envFor: (mode) => envs[mode] });
@@ -90,8 +148,10 @@ export async function startService(options: { config: Config; logger: Logger; db
       prod: { data, mode: 'prod', clock, caches, baseUrl: config.publicUrl ?? addressOf(prod) },
       test: { data, mode: 'test', clock, caches, baseUrl: config.testPublicUrl ?? addressOf(test), runDueWork: (only) => jobs.runDueWork(only, ['jobs']) },
     };
-    prod.on('request', buildApp({ env: envs.prod, config, logger, authenticator, limits }));
-    test.on('request', buildApp({ env: envs.test, config, logger, authenticator, limits }));
+    readiness = readinessCheck({ db, jobs: config.jobRunner ? jobs : undefined, draining: () => draining });
+    tracked = servers.map((server) => trackRequests(server, () => draining));
+    prod.on('request', buildApp({ env: envs.prod, config, logger, authenticator, limits, readiness }));
+    test.on('request', buildApp({ env: envs.test, config, logger, authenticator, limits, readiness }));
   } catch (err) {
     await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
     await stopCaches();
@@ -115,12 +175,16 @@ export async function startService(options: { config: Config; logger: Logger; db
       // Off the start-up path: a GraphQL request before it builds the schema itself.
       void loadSchema().catch((err: unknown) => logger.error({ err }, 'the GraphQL schema failed to build'));
     },
-    async close() {
+    readiness: () => readiness(),
+    async close(deadlineMs = config.shutdownTimeoutMs) {
+      if (draining) return;
+      draining = true;
       clearInterval(purge);
-      await jobs.stop();
-      await Promise.all(
-        servers.map((s) => new Promise<void>((resolve) => { s.close(() => resolve()); s.closeAllConnections(); })),
-      );
+      const closed = servers.map((s) => stopAccepting(s));
+      const [requestsDone] = await Promise.all([Promise.all(tracked.map((t) => t.drain(deadlineMs))), jobs.stop(deadlineMs)]);
+      if (requestsDone.includes(false)) logger.warn({ deadlineMs }, 'requests still in flight at the shutdown deadline; closing their connections');
+      for (const s of servers) s.closeAllConnections();
+      await Promise.all(closed);
       await stopCaches();
       await limits.close();
       if (!options.db) await db.close();

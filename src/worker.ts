@@ -15,6 +15,8 @@ import { dataScope } from './db/tenant.js';
 import { createJobRunner } from './jobs/runner.js';
 import { systemClock } from './lib/clock.js';
 import { createLogger } from './logger.js';
+import type { MetricsServer } from './metrics/server.js';
+import { startConfiguredMetrics } from './metrics/start.js';
 import { configureWebhookSecretKey } from './modules/webhooks/endpoint-secrets.js';
 import { configureWebhookUrlPolicy } from './modules/webhooks/url-safety.js';
 import { configureDunningSchedule } from './modules/subscriptions/renewals.js';
@@ -41,9 +43,12 @@ try {
   process.exit(1);
 }
 
+let metrics: MetricsServer | undefined;
 try {
   const applied = await migrate(db);
   if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
+  // METRICS_PORT: before the runner starts, so its first deliveries are counted.
+  metrics = await startConfiguredMetrics(config, logger, db);
 } catch (err) {
   logger.fatal({ err }, 'worker failed to start');
   await db.close();
@@ -63,6 +68,7 @@ logger.info({ database: db.kind === 'embedded' ? config.dataDir : 'postgresql' }
 const stop = async (signal: string) => {
   logger.info({ signal }, 'job worker stopping');
   await jobs.stop();
+  await metrics?.close();
   await db.close();
   process.exit(0);
 };

@@ -31,9 +31,22 @@ export interface Database {
    * of the Prisma client either.
    */
   rawQuery<T extends object>(sql: string): Promise<T[]>;
+  /**
+   * PostgreSQL only: the Prisma client's connection pool now (the metrics read it at each
+   * scrape). The embedded database has one in-process connection and no pool.
+   */
+  poolStats?(): PoolStats;
   /** Embedded only: a dump of the whole data directory, which `loadDataDir` opens copies of. */
   dumpDataDir?(): Promise<Blob>;
   close(): Promise<void>;
+}
+
+/** A pg pool's clients: open (busy or idle), idle, and queries waiting for one; `max` is its size. */
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+  max: number;
 }
 
 /**
@@ -95,6 +108,30 @@ function observeFactory(factory: SqlDriverAdapterFactory, onStatement: Statement
 const withObserver = (factory: SqlDriverAdapterFactory, onStatement: StatementListener | undefined) =>
   onStatement ? observeFactory(factory, onStatement) : factory;
 
+type PoolCounts = Pick<pg.Pool, 'totalCount' | 'idleCount' | 'waitingCount'>;
+
+/**
+ * The adapter factory, handing each pool it connects with to `onPool`. The adapter makes its
+ * pool from the configuration when the client connects (a pool passed in would have to be an
+ * instance of the adapter's own copy of pg, which the bundle does not share).
+ */
+function trackPool(factory: SqlDriverAdapterFactory, onPool: (pool: PoolCounts) => void): SqlDriverAdapterFactory {
+  return new Proxy(factory, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (prop === 'connect' && typeof value === 'function') {
+        return async () => {
+          const adapter = (await value.call(target)) as SqlDriverAdapter & { underlyingDriver?(): unknown };
+          const pool = adapter.underlyingDriver?.() as Partial<PoolCounts> | undefined;
+          if (pool && typeof pool.totalCount === 'number') onPool(pool as PoolCounts);
+          return adapter;
+        };
+      }
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 /** The database the configuration names: PostgreSQL when DATABASE_URL is set, else the embedded one in DATA_DIR. */
 export function databaseOptions(config: { databaseUrl: string | undefined; dataDir: string }): DatabaseOptions {
   return config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir };
@@ -136,10 +173,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if ('databaseUrl' in options) {
     const { PrismaClient, PrismaPg } = await prismaModules();
     const poolConfig = { connectionString: options.databaseUrl, max: options.poolSize ?? 20 };
-    const prisma = new PrismaClient({ adapter: withObserver(new PrismaPg(poolConfig, { statementNameGenerator: preparedName }), options.onStatement) });
+    let pool: PoolCounts | undefined;
+    const adapter = trackPool(new PrismaPg(poolConfig, { statementNameGenerator: preparedName }), (p) => (pool = p));
+    const prisma = new PrismaClient({ adapter: withObserver(adapter, options.onStatement) });
     return {
       prisma,
       kind: 'postgres',
+      // Before the client's first statement there is no pool yet: nothing open.
+      poolStats: () => ({ total: pool?.totalCount ?? 0, idle: pool?.idleCount ?? 0, waiting: pool?.waitingCount ?? 0, max: poolConfig.max }),
       async withMigrationAdapter(fn) {
         // An owned pool, ended afterwards: the engine does not close its connections, and a
         // lingering one would, for example, keep a template database busy.

@@ -25,6 +25,11 @@ export async function migrate(db: Database, dir = MIGRATIONS_DIR): Promise<strin
   });
 }
 
+/** Whether every migration directory is recorded as applied (what readiness reports). */
+export function migrationsApplied(db: Database, dir = MIGRATIONS_DIR): Promise<boolean> {
+  return allApplied(db, readMigrationsList(dir).migrationDirectories);
+}
+
 /**
  * Whether the engine's own history table (`_prisma_migrations`) already records every migration
  * directory as applied, with the checksum the engine records (SHA-256 hex of migration.sql).

@@ -9,7 +9,9 @@
  * - hosted pages, which learn the store from a capability in the URL (a checkout id, a
  *   product id, a split invitation's recipient, an affiliate invitation, a referral code)
  *   before they can build a tenant context; referral codes are unique across stores;
- * - maintenance across tenants (purging expired idempotency records, health checks).
+ * - maintenance across tenants (purging expired idempotency records, health checks);
+ * - the metrics' view of the job runner's backlog across stores (`webhookQueueDepth`,
+ *   `oldestDueLagSeconds`).
  * Everything else goes through `db(ctx)` (src/db/tenant.ts). test/architecture.test.ts keeps
  * this list honest.
  */
@@ -71,3 +73,47 @@ export function incomingAllocations(scope: DataScope, recipientStoreId: string, 
   };
 }
 
+
+/**
+ * Rows of a job table (alias `j`, its store clock `c`) that are due now by their store's clock,
+ * as `claimDue` (src/jobs/claim.ts) judges them: pending, and not leased (a claim pushes
+ * `nextAttemptAt` past its lease). The bound by the furthest-ahead clock lets the
+ * (status, nextAttemptAt) index find them.
+ */
+const dueRows = (now: Date) => Prisma.sql`
+  j."status" = 'pending'
+  AND j."nextAttemptAt" <= ${now}::timestamptz + (SELECT COALESCE(max("offsetMs"), 0) FROM "StoreClock") * interval '1 millisecond'
+  AND j."nextAttemptAt" <= ${now}::timestamptz + COALESCE(c."offsetMs", 0) * interval '1 millisecond'`;
+
+/** Deliveries to an endpoint the runner sends to (enabled, over HTTP) that it would claim now. */
+const deliverable = Prisma.sql`
+  JOIN "WebhookEndpoint" ep ON ep."id" = j."endpointId" AND ep."deliveryMode" = 'http' AND ep."enabled" AND ep."deletedAt" IS NULL`;
+
+/**
+ * Webhook deliveries due and not yet sent, across stores (metrics, at each scrape): those
+ * waiting for a worker, not the ones in flight or waiting for a retry's time.
+ */
+export async function webhookQueueDepth(scope: DataScope, now: Date): Promise<number> {
+  const [row] = await rawClient(scope).$queryRaw<{ n: number }[]>`
+    SELECT count(*)::int AS n
+    FROM "WebhookDelivery" j ${deliverable}
+    LEFT JOIN "StoreClock" c ON c."storeId" = j."storeId" AND c."mode" = j."mode"
+    WHERE ${dueRows(now)}`;
+  return row?.n ?? 0;
+}
+
+/**
+ * How long the oldest due item of the job runner has been waiting, in seconds by its store's
+ * clock, across the Job table (renewals, reconciliations, refunds, disputes, auto-recharges)
+ * and webhook deliveries; 0 when nothing is due. One statement (metrics, at each scrape).
+ */
+export async function oldestDueLagSeconds(scope: DataScope, now: Date): Promise<number> {
+  const lag = (table: Prisma.Sql, joins: Prisma.Sql) => Prisma.sql`
+    SELECT max(${now}::timestamptz + COALESCE(c."offsetMs", 0) * interval '1 millisecond' - j."nextAttemptAt") AS lag
+    FROM ${table} j ${joins}
+    LEFT JOIN "StoreClock" c ON c."storeId" = j."storeId" AND c."mode" = j."mode"
+    WHERE ${dueRows(now)}`;
+  const [row] = await rawClient(scope).$queryRaw<{ seconds: number }[]>`
+    SELECT COALESCE(EXTRACT(EPOCH FROM GREATEST((${lag(Prisma.raw('"Job"'), Prisma.empty)}), (${lag(Prisma.raw('"WebhookDelivery"'), deliverable)}))), 0)::float8 AS seconds`;
+  return row?.seconds ?? 0;
+}

@@ -1,9 +1,10 @@
-import { GraphQLError } from 'graphql';
+import { getOperationAST, GraphQLError } from 'graphql';
 import { createYoga, maskError as defaultMaskError, type Plugin } from 'graphql-yoga';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { AppError, httpStatusOf, isErrorCode, type ErrorCode } from '../lib/errors.js';
 import { quotaHeaders, RateLimitError } from '../lib/rate-limit.js';
+import { metricsSink, type MetricsSink } from '../metrics/sink.js';
 import { authenticate, type ListenerEnv } from '../rest/auth.js';
 import { unauthenticatedCore, type GraphQLContext } from './context.js';
 import { graphqlPath } from './input.js';
@@ -66,10 +67,35 @@ const requestErrorCodes: Plugin = {
 };
 
 /**
+ * `graphql_operation_duration_seconds` and `graphql_operation_cost` (metrics on only): from
+ * parsing to the end of execution, authentication and rate limit included, and the cost the
+ * checks in limits.ts measured. Operations refused before they run are not observed.
+ */
+function operationMetrics(sink: MetricsSink): Plugin<QueryCostContext> {
+  const started = new WeakMap<object, number>();
+  return {
+    onParse({ context }) {
+      started.set(context, performance.now());
+    },
+    onExecute({ args }) {
+      const context = args.contextValue as QueryCostContext;
+      const start = started.get(context) ?? performance.now();
+      const operation = getOperationAST(args.document, args.operationName);
+      return {
+        onExecuteDone() {
+          sink.graphqlOperation(operation?.name?.value, operation?.operation ?? 'unknown', (performance.now() - start) / 1000, context.queryCost);
+        },
+      };
+    },
+  };
+}
+
+/**
  * /graphql of one listener: same key rules as /v1 (and `Idempotency-Key` for mutations),
  * errors carry the same codes in extensions.code, GraphiQL served from the package (no CDN).
  */
 export function graphqlHandler(listener: ListenerEnv, logger: Logger, limits: GraphQLLimits) {
+  const metrics = metricsSink();
   return createYoga<{ req: Request; res: Response } & QueryCostContext>({
     schema: loadSchema,
     graphqlEndpoint: '/graphql',
@@ -78,7 +104,7 @@ export function graphqlHandler(listener: ListenerEnv, logger: Logger, limits: Gr
     renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
     graphiql: { title: `Billing service (${listener.env.mode})`, headers: JSON.stringify({ 'x-api-key': '' }) },
     logging: false,
-    plugins: [...limitPlugins(limits), requestErrorCodes],
+    plugins: [...limitPlugins(limits), requestErrorCodes, ...(metrics ? [operationMetrics(metrics) as Plugin] : [])],
     context: async ({ req, res, queryCost }): Promise<GraphQLContext> => {
       const traceId = res.locals.traceId as string;
       let core;

@@ -55,7 +55,7 @@ export async function claimDue(db: PrismaClient, o: ClaimOptions): Promise<Claim
   const maxOffset = o.only
     ? Prisma.sql`COALESCE((SELECT "offsetMs" FROM "StoreClock" WHERE "storeId" = ${o.only.storeId} AND "mode"::text = ${o.only.mode}), 0)`
     : Prisma.sql`(SELECT COALESCE(max("offsetMs"), 0) FROM "StoreClock")`;
-  const rows = await db.$queryRaw<(Omit<Claimed, 'offsetMs'> & { offsetMs: bigint })[]>`
+  const rows = await db.$queryRaw<(Omit<Claimed, 'offsetMs'> & { offsetMs: bigint; leaseEnd: Date })[]>`
     WITH due AS (
       SELECT j."id", COALESCE(c."offsetMs", 0) AS "offsetMs", ${group} AS "group"
       FROM ${table} j
@@ -80,8 +80,68 @@ export async function claimDue(db: PrismaClient, o: ClaimOptions): Promise<Claim
            "nextAttemptAt" = ${o.now}::timestamptz + (due."offsetMs" + (SELECT ms FROM lease)) * interval '1 millisecond'
       FROM due
      WHERE j."id" = due."id"
-    RETURNING j."id", j."storeId", j."mode"::text AS "mode", j."attemptCount", due."offsetMs"`;
-  return rows.map((r) => ({ ...r, offsetMs: Number(r.offsetMs) })).sort((a, b) => (a.id < b.id ? -1 : 1));
+    RETURNING j."id", j."storeId", j."mode"::text AS "mode", j."attemptCount", due."offsetMs", j."nextAttemptAt" AS "leaseEnd"`;
+  heldBy(db).note(o.table, rows, o.now);
+  return rows.map(({ leaseEnd: _l, ...r }) => ({ ...r, offsetMs: Number(r.offsetMs) })).sort((a, b) => (a.id < b.id ? -1 : 1));
+}
+
+interface Held {
+  attemptCount: number;
+  leaseEnd: Date;
+  /** Real time after which the lease has run out by itself. */
+  expiresAt: number;
+}
+
+/**
+ * The claims one database client (one process's runner) made and may still hold: on shutdown
+ * the runner hands back those whose work it could not finish, so they are due again at once
+ * instead of after their lease (minutes for a webhook round).
+ */
+class HeldLeases {
+  private readonly held: Record<JobTable, Map<string, Held>> = { Job: new Map(), WebhookDelivery: new Map() };
+
+  note(table: JobTable, rows: { id: string; attemptCount: number; leaseEnd: Date; offsetMs: bigint }[], now: Date): void {
+    const book = this.held[table];
+    const realNow = now.getTime();
+    for (const [id, h] of book) if (h.expiresAt <= realNow) book.delete(id);
+    for (const r of rows) book.set(r.id, { attemptCount: r.attemptCount, leaseEnd: r.leaseEnd, expiresAt: r.leaseEnd.getTime() - Number(r.offsetMs) });
+  }
+
+  /**
+   * Makes every claim still exactly as this client left it (pending, same attempt, same lease
+   * end: no outcome was recorded) due now by its store's clock, its attempt not counted. An
+   * attempt that did reach the outside world before the process stopped is made again, as
+   * after a crash: deliveries and jobs are at-least-once.
+   */
+  async release(db: PrismaClient): Promise<number> {
+    let released = 0;
+    for (const table of ['Job', 'WebhookDelivery'] as const) {
+      const book = this.held[table];
+      if (!book.size) continue;
+      const entries = [...book];
+      book.clear();
+      released += await db.$executeRaw`
+        UPDATE ${Prisma.raw(`"${table}"`)} j
+           SET "attemptCount" = j."attemptCount" - 1,
+               "nextAttemptAt" = now() + COALESCE((SELECT c."offsetMs" FROM "StoreClock" c WHERE c."storeId" = j."storeId" AND c."mode" = j."mode"), 0) * interval '1 millisecond'
+          FROM unnest(${entries.map(([id]) => id)}::text[], ${entries.map(([, h]) => h.attemptCount)}::int[], ${entries.map(([, h]) => h.leaseEnd)}::timestamptz[]) AS h(id, attempt, lease_end)
+         WHERE j."id" = h.id AND j."status" = 'pending' AND j."attemptCount" = h.attempt AND j."nextAttemptAt" = h.lease_end`;
+    }
+    return released;
+  }
+}
+
+const HELD = new WeakMap<PrismaClient, HeldLeases>();
+
+function heldBy(db: PrismaClient): HeldLeases {
+  let held = HELD.get(db);
+  if (!held) HELD.set(db, (held = new HeldLeases()));
+  return held;
+}
+
+/** Hands back the claims this client holds whose outcome was never recorded (see HeldLeases.release); returns how many. */
+export function releaseHeldLeases(db: PrismaClient): Promise<number> {
+  return heldBy(db).release(db);
 }
 
 /**

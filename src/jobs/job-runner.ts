@@ -1,5 +1,6 @@
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { Tenant } from '../db/tenant.js';
+import { releaseHeldLeases } from './claim.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../logger.js';
 
@@ -122,13 +123,35 @@ export class JobRunner {
     })();
   }
 
-  /** Ends the loop after the round in progress (its outcomes are recorded, not abandoned). */
-  async stop(): Promise<void> {
+  /**
+   * Ends the loop after the round in progress (its outcomes are recorded, not abandoned). With
+   * a deadline, waits that long at most; then every claim whose outcome is not recorded is
+   * handed back (due again at once, for another process or the next start) rather than left
+   * leased until its lease runs out. Answers whether the work finished in time.
+   */
+  async stop(deadlineMs = Infinity): Promise<boolean> {
     this.stopped = true;
     this.cancelSleep?.();
-    await this.loop;
-    await this.settle();
+    const finished = (async () => {
+      await this.loop;
+      await this.settle();
+    })();
+    let timer: NodeJS.Timeout | undefined;
+    const inTime = await Promise.race([
+      finished.then(() => true),
+      ...(Number.isFinite(deadlineMs) ? [new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), deadlineMs)))] : []),
+    ]);
+    clearTimeout(timer);
+    if (!inTime) this.logger.warn({ deadlineMs }, 'job rounds still under way at the shutdown deadline; their claims are handed back');
+    const released = await releaseHeldLeases(this.db);
+    if (released) this.logger.info({ released }, 'handed back claimed work');
     this.loop = undefined;
+    return inTime;
+  }
+
+  /** Whether the loop runs (for readiness). */
+  get running(): boolean {
+    return this.loop !== undefined && !this.stopped;
   }
 
   private sleep(ms: number): Promise<void> {

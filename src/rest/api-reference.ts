@@ -12,6 +12,7 @@ const PAGE = `<!doctype html>
   <meta charset="utf-8">
   <title>Billing service API reference</title>
   <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+  <link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png">
 </head>
 <body>
   <div id="reference"></div>

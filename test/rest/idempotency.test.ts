@@ -72,6 +72,7 @@ describe('Idempotency-Key', () => {
       name: 'test.crashing_write',
       input: z.object({ email: z.string() }),
       write: true,
+      output: z.object({ id: z.string() }),
       run: async (tx, input) => {
         const customer = await db(tx).customer.create({ data: { id: newId('customer'), email: input.email } });
         if (crash) throw new Error('process died');

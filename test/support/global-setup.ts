@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { access, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { MIGRATIONS_DIR } from '../../src/db/migrate.js';
 import { readMigrationsList } from '../../src/db/schema-engine.js';
@@ -16,6 +17,10 @@ import { createTemplateDatabase, dropRunDatabases } from './postgres.js';
  * that an earlier file closed, emptied (test/support/database.ts).
  */
 export default async function setup(project: TestProject) {
+  // Tests that run the service as its own process (test/support/processes.ts) run the compiled
+  // bundle, built here once rather than by each of them at the same time.
+  const { buildIfStale } = (await import(pathToFileURL(path.resolve(import.meta.dirname, '../../scripts/build.mjs')).href)) as { buildIfStale(): Promise<boolean> };
+  if (await buildIfStale()) console.log('[test] compiled the service (build/service)');
   const url = process.env.DATABASE_URL;
   if (!url) {
     console.log('[test] database: embedded PGlite (in memory, one per test file)');

@@ -1,6 +1,25 @@
+import { z } from 'zod';
 import type { Customer } from '../../generated/prisma/client.js';
+import { isoTimestamp, metadataField, modeField } from '../../lib/response-schemas.js';
 
-export function serializeCustomer(c: Customer) {
+/** The /v1 CustomerEntity. */
+export const customerEntity = z
+  .object({
+    id: z.string(),
+    mode: modeField,
+    object: z.literal('customer'),
+    email: z.string(),
+    name: z.string().nullable(),
+    country: z.string().nullable(),
+    metadata: metadataField,
+    external_id: z.string().nullable(),
+    created_at: isoTimestamp,
+    updated_at: isoTimestamp,
+  })
+  .meta({ id: 'CustomerEntity' });
+export type CustomerEntity = z.infer<typeof customerEntity>;
+
+export function serializeCustomer(c: Customer): CustomerEntity {
   return {
     id: c.id,
     mode: c.mode,
@@ -8,7 +27,8 @@ export function serializeCustomer(c: Customer) {
     email: c.email,
     name: c.name,
     country: c.country,
-    metadata: c.metadata ?? {},
+    // Stored as a JSON object (the input schema takes only records).
+    metadata: (c.metadata ?? {}) as CustomerEntity['metadata'],
     external_id: c.externalId,
     created_at: c.createdAt.toISOString(),
     updated_at: c.updatedAt.toISOString(),

@@ -1,7 +1,8 @@
 import { defineOperation } from '../../core/operation.js';
 import type { RequestContext } from '../../context.js';
 import { mapPage } from '../../lib/pagination.js';
-import { serializeLicense, serializeLicenseInstance } from './licenses.serializer.js';
+import { pageOf } from '../../lib/response-schemas.js';
+import { licenseEntity, licenseInstanceEntity, serializeLicense, serializeLicenseInstance } from './licenses.serializer.js';
 import {
   activateLicenseSchema,
   deactivateLicenseSchema,
@@ -26,17 +27,18 @@ import {
 const render = (ctx: RequestContext, r: LicenseWithInstance) => serializeLicense(r.license, ctx.clock.now(), r.instance);
 const idOf = (r: LicenseWithInstance) => r.instance.id;
 
-export const activateLicenseOp = defineOperation({ name: 'licenses.activate', input: activateLicenseSchema, write: true, run: activateLicense, render, idOf });
+export const activateLicenseOp = defineOperation({ name: 'licenses.activate', input: activateLicenseSchema, write: true, output: licenseEntity, run: activateLicense, render, idOf });
 
 /** A read: it changes nothing, so it runs outside a transaction and is never recorded for idempotent replays. */
-export const validateLicenseOp = defineOperation({ name: 'licenses.validate', input: validateLicenseSchema, write: false, run: validateLicense, render, idOf });
+export const validateLicenseOp = defineOperation({ name: 'licenses.validate', input: validateLicenseSchema, write: false, output: licenseEntity, run: validateLicense, render, idOf });
 
-export const deactivateLicenseOp = defineOperation({ name: 'licenses.deactivate', input: deactivateLicenseSchema, write: true, run: deactivateLicense, render, idOf });
+export const deactivateLicenseOp = defineOperation({ name: 'licenses.deactivate', input: deactivateLicenseSchema, write: true, output: licenseEntity, run: deactivateLicense, render, idOf });
 
 export const listLicenseInstancesOp = defineOperation({
   name: 'licenses.instances',
   input: listLicenseInstancesSchema,
   write: false,
+  output: pageOf(licenseInstanceEntity),
   run: listLicenseInstances,
   render: (_ctx, page) => mapPage(page, serializeLicenseInstance),
 });
@@ -45,6 +47,7 @@ export const listCustomerLicensesOp = defineOperation({
   name: 'licenses.customer_licenses',
   input: listCustomerLicensesSchema,
   write: false,
+  output: pageOf(licenseEntity),
   run: listCustomerLicenses,
   render: (ctx, page) => {
     const now = ctx.clock.now();

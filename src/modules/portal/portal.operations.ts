@@ -1,6 +1,10 @@
+import { z } from 'zod';
 import { defineOperation } from '../../core/operation.js';
 import { createPortalLinkSchema } from './portal.schemas.js';
 import { createPortalLink } from './portal.service.js';
+
+/** The client's CustomerLinksEntity: the signed portal link, as the service makes it. */
+export const customerLinksEntity = z.object({ customer_portal_link: z.string() }).meta({ id: 'CustomerLinksEntity' });
 
 /**
  * POST /v1/customers/billing and GraphQL createCustomerPortalLink. Not a write: nothing of the
@@ -11,6 +15,7 @@ export const createPortalLinkOp = defineOperation({
   name: 'portal.create_link',
   input: createPortalLinkSchema,
   write: false,
+  output: customerLinksEntity,
   run: createPortalLink,
   render: (_ctx, r) => r,
 });

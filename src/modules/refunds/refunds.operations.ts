@@ -1,6 +1,6 @@
 import { defineOperation } from '../../core/operation.js';
 import { createRefundSchema } from './refunds.schemas.js';
-import { serializeRefund } from './refunds.serializer.js';
+import { refundEntity, serializeRefund } from './refunds.serializer.js';
 import { createRefund } from './refunds.service.js';
 
 /**
@@ -12,6 +12,7 @@ export const createRefundOp = defineOperation({
   name: 'refunds.create',
   input: createRefundSchema,
   write: false,
+  output: refundEntity,
   run: createRefund,
   render: (_ctx, refund) => serializeRefund(refund),
   idOf: (refund) => refund.transactionId,

@@ -1,6 +1,6 @@
 import { defineOperation } from '../../core/operation.js';
 import { mapPage } from '../../lib/pagination.js';
-import { serializeChangePreview, serializeSubscription } from './subscriptions.serializer.js';
+import { serializeChangePreview, serializeSubscription, subscriptionChangePreview, subscriptionEntity, subscriptionList } from './subscriptions.serializer.js';
 import {
   cancelSubscriptionSchema,
   listCustomerSubscriptionsSchema,
@@ -22,6 +22,7 @@ export const getSubscriptionOp = defineOperation({
   name: 'subscriptions.get',
   input: subscriptionIdSchema,
   write: false,
+  output: subscriptionEntity,
   run: (ctx, input) => findSubscriptionOrThrow(ctx, { id: input.subscription_id }),
   render,
 });
@@ -30,6 +31,7 @@ export const searchSubscriptionsOp = defineOperation({
   name: 'subscriptions.search',
   input: searchSubscriptionsSchema,
   write: false,
+  output: subscriptionList,
   run: searchSubscriptions,
   render: (ctx, page) => mapPage(page, (s) => render(ctx, s)),
 });
@@ -38,6 +40,7 @@ export const listCustomerSubscriptionsOp = defineOperation({
   name: 'subscriptions.list_for_customer',
   input: listCustomerSubscriptionsSchema,
   write: false,
+  output: subscriptionList,
   run: listCustomerSubscriptions,
   render: (ctx, page) => mapPage(page, (s) => render(ctx, s)),
 });
@@ -46,6 +49,7 @@ export const cancelSubscriptionOp = defineOperation({
   name: 'subscriptions.cancel',
   input: cancelSubscriptionSchema,
   write: true,
+  output: subscriptionEntity,
   run: cancelSubscription,
   render,
 });
@@ -54,6 +58,7 @@ export const pauseSubscriptionOp = defineOperation({
   name: 'subscriptions.pause',
   input: subscriptionPathSchema,
   write: true,
+  output: subscriptionEntity,
   run: pauseSubscription,
   render,
 });
@@ -62,6 +67,7 @@ export const resumeSubscriptionOp = defineOperation({
   name: 'subscriptions.resume',
   input: subscriptionPathSchema,
   write: true,
+  output: subscriptionEntity,
   run: resumeSubscription,
   render,
 });
@@ -74,6 +80,7 @@ export const updateSubscriptionOp = defineOperation({
   name: 'subscriptions.update',
   input: updateSubscriptionSchema,
   write: 'steps',
+  output: subscriptionEntity,
   run: updateSubscription,
   render,
 });
@@ -82,6 +89,7 @@ export const upgradeSubscriptionOp = defineOperation({
   name: 'subscriptions.upgrade',
   input: upgradeSubscriptionSchema,
   write: 'steps',
+  output: subscriptionEntity,
   run: upgradeSubscription,
   render,
 });
@@ -90,6 +98,7 @@ export const previewChangeOp = defineOperation({
   name: 'subscriptions.preview_change',
   input: previewChangeSchema,
   write: false,
+  output: subscriptionChangePreview,
   run: async (ctx, input) => ({ id: input.id, plan: await previewChange(ctx, input) }),
   render: (_ctx, out) => serializeChangePreview(out.id, out.plan),
 });

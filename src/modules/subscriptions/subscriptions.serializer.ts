@@ -1,14 +1,30 @@
+import { z } from 'zod';
 import type { ChangePlan } from './subscription-changes.js';
 import { toWireNumber } from '../../lib/money.js';
+import { isoTimestamp, metadataField, modeField, pageOf, wireAmount } from '../../lib/response-schemas.js';
 import type { SubscriptionItem } from '../../generated/prisma/client.js';
-import { serializeCustomer } from '../customers/customers.serializer.js';
-import { serializeAppliedDiscount } from '../discounts/discounts.serializer.js';
-import { serializeProduct } from '../products/products.serializer.js';
-import { serializeTransaction } from '../transactions/transactions.serializer.js';
+import { customerEntity, serializeCustomer } from '../customers/customers.serializer.js';
+import { appliedDiscountEntity, serializeAppliedDiscount } from '../discounts/discounts.serializer.js';
+import { productEntity, serializeProduct } from '../products/products.serializer.js';
+import { serializeTransaction, transactionEntity } from '../transactions/transactions.serializer.js';
 import { lastPayment } from './subscriptions.rules.js';
+import { SUBSCRIPTION_STATUSES, UPDATE_BEHAVIORS } from './subscriptions.schemas.js';
 import type { SubscriptionWithRelations } from './subscriptions.service.js';
 
-export function serializeSubscriptionItem(i: SubscriptionItem) {
+/** The /v1 SubscriptionItemEntity. */
+export const subscriptionItemEntity = z
+  .object({
+    id: z.string(),
+    mode: modeField,
+    object: z.literal('subscription_item'),
+    product_id: z.string(),
+    price_id: z.string(),
+    units: z.number().int(),
+  })
+  .meta({ id: 'SubscriptionItemEntity' });
+export type SubscriptionItemEntity = z.infer<typeof subscriptionItemEntity>;
+
+export function serializeSubscriptionItem(i: SubscriptionItem): SubscriptionItemEntity {
   return {
     id: i.id,
     mode: i.mode,
@@ -19,6 +35,34 @@ export function serializeSubscriptionItem(i: SubscriptionItem) {
   };
 }
 
+/** The /v1 SubscriptionEntity; absent dates and the last transaction are omitted, not null. */
+export const subscriptionEntity = z
+  .object({
+    id: z.string(),
+    mode: modeField,
+    object: z.literal('subscription'),
+    product: productEntity,
+    customer: customerEntity,
+    items: z.array(subscriptionItemEntity),
+    collection_method: z.enum(['charge_automatically']),
+    status: z.enum(SUBSCRIPTION_STATUSES),
+    last_transaction_id: z.string().optional(),
+    last_transaction: transactionEntity.optional(),
+    last_transaction_date: isoTimestamp.optional(),
+    next_transaction_date: isoTimestamp.optional(),
+    current_period_start_date: isoTimestamp.optional(),
+    current_period_end_date: isoTimestamp.optional(),
+    canceled_at: isoTimestamp.nullable(),
+    created_at: isoTimestamp,
+    updated_at: isoTimestamp,
+    discount: appliedDiscountEntity.optional(),
+    metadata: metadataField,
+  })
+  .meta({ id: 'SubscriptionEntity' });
+export type SubscriptionEntity = z.infer<typeof subscriptionEntity>;
+
+export const subscriptionList = pageOf(subscriptionEntity).meta({ id: 'SubscriptionListEntity' });
+
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : undefined);
 
 /**
@@ -26,7 +70,7 @@ const iso = (d: Date | null | undefined) => (d ? d.toISOString() : undefined);
  * Optional dates and the last transaction are omitted rather than null: the client's schema
  * rejects null for them (only `canceled_at` may be null).
  */
-export function serializeSubscription(s: SubscriptionWithRelations, baseUrl: string) {
+export function serializeSubscription(s: SubscriptionWithRelations, baseUrl: string): SubscriptionEntity {
   const last = lastPayment(s);
   return {
     id: s.id,
@@ -35,7 +79,7 @@ export function serializeSubscription(s: SubscriptionWithRelations, baseUrl: str
     product: serializeProduct(s.product, baseUrl),
     customer: serializeCustomer(s.customer),
     items: s.items.map(serializeSubscriptionItem),
-    collection_method: s.collectionMethod,
+    collection_method: s.collectionMethod as SubscriptionEntity['collection_method'],
     status: s.status,
     ...(last.id ? { last_transaction_id: last.id } : {}),
     ...(last.transaction ? { last_transaction: serializeTransaction(last.transaction) } : {}),
@@ -51,8 +95,27 @@ export function serializeSubscription(s: SubscriptionWithRelations, baseUrl: str
   };
 }
 
+const changeLines = z.object({ amount: wireAmount, tax_amount: wireAmount, discount_amount: wireAmount });
+
+export const subscriptionChangePreview = z
+  .object({
+    object: z.literal('subscription_change_preview'),
+    subscription: z.string(),
+    product: z.string(),
+    units: z.number().int(),
+    update_behavior: z.enum(UPDATE_BEHAVIORS),
+    proration_date: isoTimestamp,
+    currency: z.string(),
+    // The difference for the rest of the period, before discount and tax.
+    proration_amount: wireAmount,
+    charge_now: changeLines,
+    next_invoice: changeLines.extend({ period_start: isoTimestamp, period_end: isoTimestamp }),
+  })
+  .meta({ id: 'SubscriptionChangePreview' });
+export type SubscriptionChangePreview = z.infer<typeof subscriptionChangePreview>;
+
 /** The answer of a change preview: what the change would charge now and on the next invoice. */
-export function serializeChangePreview(subscriptionId: string, p: ChangePlan) {
+export function serializeChangePreview(subscriptionId: string, p: ChangePlan): SubscriptionChangePreview {
   const lines = (l: { amount: bigint; tax: bigint; discount: bigint }) => ({ amount: toWireNumber(l.amount), tax_amount: toWireNumber(l.tax), discount_amount: toWireNumber(l.discount) });
   return {
     object: 'subscription_change_preview',

@@ -1,12 +1,13 @@
 import { defineOperation } from '../../core/operation.js';
 import { advanceTestClockSchema, getTestClockSchema } from './test-clock.schemas.js';
 import { advanceTestClock, getTestClock } from './test-clock.service.js';
-import { serializeTestClock } from './test-clock.serializer.js';
+import { serializeTestClock, testClockEntity } from './test-clock.serializer.js';
 
 export const getTestClockOp = defineOperation({
   name: 'testClock.get',
   input: getTestClockSchema,
   write: false,
+  output: testClockEntity,
   run: (ctx) => getTestClock(ctx),
   render: (_ctx, clock) => serializeTestClock(clock),
   idOf: () => null,
@@ -21,6 +22,7 @@ export const advanceTestClockOp = defineOperation({
   name: 'testClock.advance',
   input: advanceTestClockSchema,
   write: 'steps',
+  output: testClockEntity,
   run: (ctx, input) => advanceTestClock(ctx, input),
   render: (_ctx, clock) => serializeTestClock(clock),
   idOf: () => null,

@@ -1,6 +1,7 @@
 import { defineOperation } from '../../core/operation.js';
 import { mapPage } from '../../lib/pagination.js';
-import { serializeTransaction } from './transactions.serializer.js';
+import { pageOf } from '../../lib/response-schemas.js';
+import { serializeTransaction, transactionEntity } from './transactions.serializer.js';
 import { searchTransactionsSchema, transactionIdSchema } from './transactions.schemas.js';
 import { findTransactionOrThrow, searchTransactions } from './transactions.service.js';
 
@@ -9,6 +10,7 @@ export const getTransactionOp = defineOperation({
   name: 'transactions.get',
   input: transactionIdSchema,
   write: false,
+  output: transactionEntity,
   run: (ctx, input) => findTransactionOrThrow(ctx, { id: input.transaction_id }),
   render: (_ctx, t) => serializeTransaction(t),
 });
@@ -17,6 +19,7 @@ export const searchTransactionsOp = defineOperation({
   name: 'transactions.search',
   input: searchTransactionsSchema,
   write: false,
+  output: pageOf(transactionEntity),
   run: searchTransactions,
   render: (_ctx, page) => mapPage(page, serializeTransaction),
 });

@@ -4,6 +4,7 @@ import { dataScope, type Tenant } from '../../db/tenant.js';
 import { offsetClock, type Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { Logger } from '../../logger.js';
+import { metricsSink } from '../../metrics/sink.js';
 import { claimDue, nextAttemptAfter, type Claimed } from '../../jobs/claim.js';
 import type { BatchCounts, JobKind } from '../../jobs/job-runner.js';
 import { openSigningSecret } from './endpoint-secrets.js';
@@ -103,7 +104,10 @@ export function webhookDeliveries(opts: WebhookDeliveryOptions): JobKind {
         }),
       ).then(() => undefined);
       // Recorded after the previous batch's outcomes, so a delivery's rows keep their order.
-      const recorded = Promise.all([sent, previous?.recorded]).then(() => record(db, outcomes));
+      const recorded = Promise.all([sent, previous?.recorded]).then(async () => {
+        await record(db, outcomes);
+        countOutcomes(outcomes);
+      });
       const counts = { claimed: claimed.length, byKind: { 'webhook.delivery': claimed.length } };
       if (!overlap) {
         await recorded;
@@ -167,6 +171,22 @@ async function load(db: PrismaClient, claimed: Claimed[]): Promise<Delivery[]> {
     WHERE d."id" = ANY(${claimed.map((c) => c.id)})`;
   const byId = new Map(rows.map((r) => [r.id, r]));
   return claimed.map((c) => ({ ...byId.get(c.id)!, ...c, mode: c.mode as Mode }));
+}
+
+/** `webhook_deliveries_total` (metrics on only), once the outcomes are recorded. */
+function countOutcomes(outcomes: readonly Outcome[]): void {
+  const sink = metricsSink();
+  if (!sink) return;
+  let succeeded = 0;
+  let retried = 0;
+  for (const o of outcomes) {
+    if (o.succeeded) succeeded++;
+    else if (o.next) retried++;
+  }
+  const gaveUp = outcomes.length - succeeded - retried;
+  if (succeeded) sink.webhookDeliveries('succeeded', succeeded);
+  if (retried) sink.webhookDeliveries('retry_scheduled', retried);
+  if (gaveUp) sink.webhookDeliveries('gave_up', gaveUp);
 }
 
 /**

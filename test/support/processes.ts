@@ -1,0 +1,79 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** A server or worker running as its own process, from the compiled bundle (built by the test run's global setup). */
+export interface ServiceProcess {
+  child: ChildProcess;
+  /** The listeners (a server process; a worker has none). */
+  prodUrl: string;
+  testUrl: string;
+  /** Resolves with the exit code (or the signal) when the process ends. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Everything it wrote, stdout and stderr. */
+  output(): string;
+  /** SIGTERM (or the signal given), then waits for the exit. */
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts `server` (waits until /healthz answers on the test listener) or `worker` (waits for
+ * its "running" line), with the environment given on top of this process's (DATABASE_URL
+ * included when the suite runs on PostgreSQL). JOB_RUNNER and the rest are the caller's.
+ */
+export async function startServiceProcess(entry: 'server' | 'worker', env: Record<string, string | undefined>): Promise<ServiceProcess> {
+  const [port, testPort] = [await freePort(), await freePort()];
+  const child = spawn(process.execPath, [path.join(ROOT, 'build/service', `${entry}.js`)], {
+    cwd: ROOT,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), TEST_PORT: String(testPort), LOG_LEVEL: 'info', RATE_LIMIT: 'off', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const proc: ServiceProcess = {
+    child,
+    prodUrl: `http://127.0.0.1:${port}`,
+    testUrl: `http://127.0.0.1:${testPort}`,
+    exited,
+    output: () => out,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+  const deadline = Date.now() + 30_000;
+  let ended = false;
+  void exited.then(() => (ended = true));
+  for (;;) {
+    if (ended) throw new Error(`${entry} exited before it was ready:\n${out}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${entry} was not ready within 30 s:\n${out}`);
+    }
+    if (entry === 'worker' ? out.includes('job worker running') : await healthy(proc.testUrl)) return proc;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function healthy(url: string): Promise<boolean> {
+  try {
+    return (await fetch(`${url}/healthz`)).ok;
+  } catch {
+    return false;
+  }
+}
