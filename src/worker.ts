@@ -67,7 +67,8 @@ logger.info({ database: db.kind === 'embedded' ? config.dataDir : 'postgresql' }
 
 const stop = async (signal: string) => {
   logger.info({ signal }, 'job worker stopping');
-  await jobs.stop();
+  // The round under way finishes (SHUTDOWN_TIMEOUT_MS at most); what it could not finish is handed back.
+  await jobs.stop(config.shutdownTimeoutMs);
   await metrics?.close();
   await db.close();
   process.exit(0);
