@@ -13,6 +13,9 @@ export const wireAmount = z.number().int().meta({ description: 'Minor units (cen
 /** A timestamp as /v1 writes it: ISO 8601 in UTC. */
 export const isoTimestamp = z.iso.datetime({ offset: true });
 
+/** A timestamp as the client's models type some of them: Unix time in milliseconds. */
+export const unixMillis = z.number().int().meta({ description: 'Unix time in milliseconds' });
+
 /** The environment an object lives in. */
 export const modeField = z.enum(['test', 'prod']);
 

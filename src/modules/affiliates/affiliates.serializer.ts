@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import type { AffiliateCommission, AffiliateProgram } from '../../generated/prisma/client.js';
 import { toWireNumber } from '../../lib/money.js';
-import { modeField, wireAmount } from '../../lib/response-schemas.js';
+import { modeField, unixMillis, wireAmount } from '../../lib/response-schemas.js';
 import { referralLink } from './affiliate-invitations.js';
 import { COMMISSION_STATUSES } from './affiliates.schemas.js';
 import { commissionStatus, type AffiliateWithStats, type InviteWithLink } from './affiliates.service.js';
 
 /** Unix milliseconds, as the affiliate models write times. */
-const unixMillis = z.number().int();
 
 /** The /v1 AffiliateInviteEntity. */
 export const affiliateInviteEntity = z

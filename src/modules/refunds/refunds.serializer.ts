@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Refund, Transaction } from '../../generated/prisma/client.js';
 import type { RefundStatus } from '../../generated/prisma/enums.js';
 import { toWireNumber } from '../../lib/money.js';
-import { modeField, wireAmount } from '../../lib/response-schemas.js';
+import { modeField, unixMillis, wireAmount } from '../../lib/response-schemas.js';
 import { relatedIdFields, relatedIds, serializeTransaction, transactionEntity } from '../transactions/transactions.serializer.js';
 import { REFUND_REASONS } from './refunds.schemas.js';
 
@@ -23,7 +23,7 @@ export const refundEntity = z
     reason: z.enum(REFUND_REASONS),
     transaction: transactionEntity,
     ...relatedIdFields,
-    created_at: z.number().int(),
+    created_at: unixMillis,
   })
   .meta({ id: 'RefundEntity' });
 export type RefundEntity = z.infer<typeof refundEntity>;

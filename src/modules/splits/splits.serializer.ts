@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import type { SplitAllocation, SplitRecipient } from '../../generated/prisma/client.js';
 import { toWireNumber } from '../../lib/money.js';
-import { modeField, wireAmount } from '../../lib/response-schemas.js';
+import { modeField, unixMillis, wireAmount } from '../../lib/response-schemas.js';
 import { RECIPIENT_TYPES, SPLIT_TYPES } from './splits.schemas.js';
 import type { SplitWithRecipients } from './splits.service.js';
 
 /** Unix milliseconds, as the split models write times. */
-const unixMillis = z.number().int();
 
 /** The /v1 SplitRecipientEntity. */
 export const splitRecipientEntity = z

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import type { Transaction } from '../../generated/prisma/client.js';
 import { toWireNumber } from '../../lib/money.js';
-import { modeField, wireAmount } from '../../lib/response-schemas.js';
+import { modeField, unixMillis, wireAmount } from '../../lib/response-schemas.js';
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from './transactions.schemas.js';
 
-const unixMillis = z.number().int().meta({ description: 'Unix time in milliseconds' });
 
 /** The /v1 TransactionEntity; its times are Unix milliseconds. */
 export const transactionEntity = z
