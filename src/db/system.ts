@@ -76,14 +76,14 @@ export function incomingAllocations(scope: DataScope, recipientStoreId: string, 
 
 /**
  * Rows of a job table (alias `j`, its store clock `c`) that are due now by their store's clock,
- * as `claimDue` (src/jobs/claim.ts) judges them: pending, and not leased (a claim pushes
- * `nextAttemptAt` past its lease). The bound by the furthest-ahead clock lets the
+ * as `claimDue` (src/jobs/claim.ts) judges them: pending, and not leased (`leaseUntil`). The bound by the furthest-ahead clock lets the
  * (status, nextAttemptAt) index find them.
  */
 const dueRows = (now: Date) => Prisma.sql`
   j."status" = 'pending'
   AND j."nextAttemptAt" <= ${now}::timestamptz + (SELECT COALESCE(max("offsetMs"), 0) FROM "StoreClock") * interval '1 millisecond'
-  AND j."nextAttemptAt" <= ${now}::timestamptz + COALESCE(c."offsetMs", 0) * interval '1 millisecond'`;
+  AND j."nextAttemptAt" <= ${now}::timestamptz + COALESCE(c."offsetMs", 0) * interval '1 millisecond'
+  AND (j."leaseUntil" IS NULL OR j."leaseUntil" <= ${now}::timestamptz)`;
 
 /** Deliveries to an endpoint the runner sends to (enabled, over HTTP) that it would claim now. */
 const deliverable = Prisma.sql`

@@ -7,6 +7,9 @@ import type { Tenant } from '../db/tenant.js';
  * - status: pending | succeeded | failed
  * - attemptCount: attempts under the current schedule, raised by each claim
  * - nextAttemptAt: when the row is due, by its store's clock; while claimed, the lease end
+ * - leaseUntil: while claimed, the lease end in real time (a test clock moved forward must not
+ *   end a lease: the row would be claimed and sent again while its first attempt runs);
+ *   cleared with the outcome
  * - storeId, mode: whose clock decides
  */
 export type JobTable = 'Job' | 'WebhookDelivery';
@@ -67,6 +70,8 @@ export async function claimDue(db: PrismaClient, o: ClaimOptions): Promise<Claim
         -- nextAttemptAt) index find the due rows instead of reading all of them.
         AND j."nextAttemptAt" <= ${o.now}::timestamptz + ${maxOffset} * interval '1 millisecond'
         AND j."nextAttemptAt" <= ${o.now}::timestamptz + COALESCE(c."offsetMs", 0) * interval '1 millisecond'
+        -- A lease runs in real time: moving the store's clock forward does not end it.
+        AND (j."leaseUntil" IS NULL OR j."leaseUntil" <= ${o.now}::timestamptz)
         ${o.where ? Prisma.sql`AND ${o.where}` : Prisma.empty}
         ${only}
       ORDER BY j."nextAttemptAt", j."id"
@@ -77,7 +82,8 @@ export async function claimDue(db: PrismaClient, o: ClaimOptions): Promise<Claim
     )
     UPDATE ${table} j
        SET "attemptCount" = j."attemptCount" + 1,
-           "nextAttemptAt" = ${o.now}::timestamptz + (due."offsetMs" + (SELECT ms FROM lease)) * interval '1 millisecond'
+           "nextAttemptAt" = ${o.now}::timestamptz + (due."offsetMs" + (SELECT ms FROM lease)) * interval '1 millisecond',
+           "leaseUntil" = ${o.now}::timestamptz + (SELECT ms FROM lease) * interval '1 millisecond'
       FROM due
      WHERE j."id" = due."id"
     RETURNING j."id", j."storeId", j."mode"::text AS "mode", j."attemptCount", due."offsetMs", j."nextAttemptAt" AS "leaseEnd"`;
@@ -123,6 +129,7 @@ class HeldLeases {
       released += await db.$executeRaw`
         UPDATE ${Prisma.raw(`"${table}"`)} j
            SET "attemptCount" = j."attemptCount" - 1,
+               "leaseUntil" = NULL,
                "nextAttemptAt" = now() + COALESCE((SELECT c."offsetMs" FROM "StoreClock" c WHERE c."storeId" = j."storeId" AND c."mode" = j."mode"), 0) * interval '1 millisecond'
           FROM unnest(${entries.map(([id]) => id)}::text[], ${entries.map(([, h]) => h.attemptCount)}::int[], ${entries.map(([, h]) => h.leaseEnd)}::timestamptz[]) AS h(id, attempt, lease_end)
          WHERE j."id" = h.id AND j."status" = 'pending' AND j."attemptCount" = h.attempt AND j."nextAttemptAt" = h.lease_end`;

@@ -39,8 +39,8 @@ export async function scheduleJobs(ctx: RequestContext, kind: string, due: reado
   await insertRows(
     ctx,
     'Job',
-    due.map((d) => ({ id: newId('job'), kind, subjectId: d.subjectId, status: 'pending', attemptCount: 0, nextAttemptAt: d.dueAt, lastError: null, completedAt: null, createdAt })),
-    { onConflict: { key: ['kind', 'subjectId'], update: ['status', 'attemptCount', 'nextAttemptAt', 'lastError', 'completedAt'] } },
+    due.map((d) => ({ id: newId('job'), kind, subjectId: d.subjectId, status: 'pending', attemptCount: 0, nextAttemptAt: d.dueAt, leaseUntil: null, lastError: null, completedAt: null, createdAt })),
+    { onConflict: { key: ['kind', 'subjectId'], update: ['status', 'attemptCount', 'nextAttemptAt', 'leaseUntil', 'lastError', 'completedAt'] } },
   );
 }
 
@@ -86,7 +86,7 @@ export function scheduledJobs(options: ScheduledJobsOptions): JobKind {
     const succeeded = outcomes.filter((o) => !o.failed).map((o) => o.claim);
     for (const attemptCount of new Set(succeeded.map((c) => c.attemptCount))) {
       const ids = succeeded.filter((c) => c.attemptCount === attemptCount).map((c) => c.id);
-      await system.job.updateMany({ where: { id: { in: ids }, status: 'pending', attemptCount }, data: { status: 'succeeded', completedAt: at, lastError: null } });
+      await system.job.updateMany({ where: { id: { in: ids }, status: 'pending', attemptCount }, data: { status: 'succeeded', completedAt: at, lastError: null, leaseUntil: null } });
     }
     for (const { claim, failed, error } of outcomes) {
       if (!failed) continue;
@@ -95,7 +95,7 @@ export function scheduledJobs(options: ScheduledJobsOptions): JobKind {
       const next = nextAttemptAfter(handler.retryDelaysMs, claim.attemptCount, at);
       await system.job.updateMany({
         where: { id: claim.id, status: 'pending', attemptCount: claim.attemptCount },
-        data: next ? { nextAttemptAt: next, lastError: message } : { status: 'failed', completedAt: at, lastError: message },
+        data: next ? { nextAttemptAt: next, lastError: message, leaseUntil: null } : { status: 'failed', completedAt: at, lastError: message, leaseUntil: null },
       });
     }
   };

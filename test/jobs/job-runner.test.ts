@@ -126,6 +126,33 @@ describe('job runner', () => {
     expect(calls).toBe(2);
   });
 
+  it('keeps a claim while its store’s test clock jumps forward: the job is not claimed and run a second time', async () => {
+    const t0 = clock.now().getTime();
+    let release!: () => void;
+    const stalled = new Promise<void>((r) => (release = r));
+    let calls = 0;
+    handlers.push({
+      kind: 'test.held',
+      retryDelaysMs: [],
+      async run() {
+        calls++;
+        await stalled;
+      },
+    });
+    const c = await storeContext(db, 'test', clock);
+    await schedule(c, 'test.held', 'held-1', t0);
+    const first = runner(30_000).runOnce();
+    await expect.poll(() => calls).toBe(1);
+
+    // The store's clock moves a month ahead (a test clock advance) while the attempt runs.
+    await db.prisma.storeClock.create({ data: { storeId: c.storeId, mode: 'test', offsetMs: BigInt(31 * 24 * HOUR), updatedAt: clock.now() } });
+    expect(await runner(30_000).runOnce()).toEqual({ jobs: 0 });
+    release();
+    expect(await first).toEqual({ jobs: 1 });
+    expect(await job('held-1')).toMatchObject({ status: 'succeeded', attemptCount: 1, leaseUntil: null });
+    expect(calls).toBe(1);
+  });
+
   it('runs each due job once when two workers claim at the same time', async () => {
     const t0 = clock.now().getTime();
     runs.length = 0;

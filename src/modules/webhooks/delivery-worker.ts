@@ -209,7 +209,8 @@ async function record(db: PrismaClient, outcomes: Outcome[]): Promise<void> {
     UPDATE "WebhookDelivery" w
     SET "status" = CASE WHEN v.ok THEN 'succeeded' WHEN v.next IS NULL THEN 'failed' ELSE w."status" END,
         "completedAt" = CASE WHEN v.ok OR v.next IS NULL THEN v.at ELSE w."completedAt" END,
-        "nextAttemptAt" = COALESCE(v.next, w."nextAttemptAt")
+        "nextAttemptAt" = COALESCE(v.next, w."nextAttemptAt"),
+        "leaseUntil" = NULL
     FROM unnest(${outcomes.map((o) => o.delivery.id)}::text[], ${outcomes.map((o) => o.delivery.attemptCount)}::int[],
                 ${outcomes.map((o) => o.succeeded)}::boolean[], ${outcomes.map((o) => o.attemptedAt.toISOString())}::timestamptz[],
                 ${outcomes.map((o) => o.next?.toISOString() ?? null)}::timestamptz[]) AS v(id, claimed, ok, at, next)

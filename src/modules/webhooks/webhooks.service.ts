@@ -185,7 +185,7 @@ export async function resendEvent(ctx: RequestContext, input: ResendEventInput):
     await db(tx).webhookDelivery.createMany({ data: [{ id: newId('delivery'), ...key, nextAttemptAt: now, createdAt: now }], skipDuplicates: true });
     return db(tx).webhookDelivery.update({
       where: { eventId_endpointId: key },
-      data: { status: 'pending', attemptCount: 0, nextAttemptAt: now, completedAt: null },
+      data: { status: 'pending', attemptCount: 0, nextAttemptAt: now, leaseUntil: null, completedAt: null },
       include: DELIVERY_INCLUDE,
     });
   });
