@@ -110,15 +110,15 @@ describe('graceful shutdown of a server process', () => {
         agent.destroy();
       }
     };
-    const loops = Array.from({ length: LOOPS }, (_, n) => loop(n));
-
     const ready = await fetch(`${s.testUrl}/readyz`);
     expect({ status: ready.status, body: await ready.json() }).toMatchObject({ status: 200, body: { ready: true, database: 'ok', migrations: 'applied', worker: 'running', shutting_down: false } });
-    // A request still sending its body when SIGTERM arrives.
+    // A request still sending its body when SIGTERM arrives: started first, so that the server
+    // has its headers (the request is accepted) well before the load and the signal.
     const slow = slowPost(`${s.testUrl}/v1/customers`, apiKey, { email: 'slow@example.com' });
     await slow.headersSent;
-
-    await new Promise((r) => setTimeout(r, 300));
+    await new Promise((r) => setTimeout(r, 500));
+    const loops = Array.from({ length: LOOPS }, (_, n) => loop(n));
+    await new Promise((r) => setTimeout(r, 1000));
     sigtermAt = Date.now();
     s.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 200));
