@@ -7,16 +7,19 @@
  *   db migrate                              apply pending migrations
  *   listen --forward-to URL --api-key KEY --endpoint WEBHOOK_ID [--url SERVICE] [--once]
  *                                           forward a cli webhook endpoint's events to a local server
- * Store commands use DATA_DIR / DATABASE_URL like the server; the embedded database must not
- * be open in a running server at the same time. `listen` is a client of a running service's
- * REST API and opens no database.
+ * Store commands use DATA_DIR / DATABASE_URL like the server. While a server runs on the
+ * embedded database (which belongs to its process), they ask that server over its local
+ * administration channel (DATA_DIR/admin.sock) and print the same answer. `listen` is a client
+ * of a running service's REST API and opens no database.
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from './config.js';
+import { loadConfig, type Config } from './config.js';
 import { DataDirInUseError } from './db/data-dir-lock.js';
 import type { Database } from './db/database.js';
 import { AppError } from './lib/errors.js';
 import { listen, ListenError } from './cli/listen.js';
+import { AdminCommandError } from './admin/client.js';
+import type { StoreCommands } from './admin/store-commands.js';
 
 const USAGE = `usage:
   cli stores create --name NAME [--json]
@@ -27,25 +30,52 @@ const USAGE = `usage:
   cli listen --forward-to URL [--api-key KEY] [--endpoint WEBHOOK_ID] [--url http://127.0.0.1:8081] [--once]
       (key and endpoint also from BILLING_API_KEY / BILLING_WEBHOOK_ID)`;
 
-type Stores = typeof import('./modules/stores/stores.service.js');
-type Migrate = typeof import('./db/migrate.js')['migrate'];
-
 /**
- * The database and what the store commands need, loaded only for them: `listen` opens no
- * database, and loading the data layer is most of a command's start-up time.
+ * The store and key commands on the configured database, as the CLI reaches it: `direct`, the
+ * database opened (and migrated) here, which `close()` closes; or `remote`, when the embedded
+ * database is held by a running server, asked of that server over its local administration
+ * channel (src/admin/channel.ts). On PostgreSQL always direct. Loaded only for these commands
+ * (and the demo, src/cli/demo.ts): `listen` opens no database, and loading the data layer is
+ * most of a command's start-up time.
  */
-async function withDatabase<T>(env: NodeJS.ProcessEnv, fn: (db: Database, stores: Stores, migrate: Migrate) => Promise<T>): Promise<T> {
-  const [{ databaseOptions, openDatabase }, { migrate }, stores] = await Promise.all([
+export type StoreAccess =
+  | { kind: 'direct'; db: Database; commands: StoreCommands; close(): Promise<void> }
+  | { kind: 'remote'; socket: string; commands: StoreCommands; close(): Promise<void> };
+
+export async function openStoreAccess(config: Config): Promise<StoreAccess> {
+  const [{ databaseOptions, openDatabase }, { migrate }, { databaseStoreCommands }] = await Promise.all([
     import('./db/database.js'),
     import('./db/migrate.js'),
-    import('./modules/stores/stores.service.js'),
+    import('./admin/store-commands.js'),
   ]);
-  const db = await openDatabase(databaseOptions(loadConfig(env)));
+  let db: Database;
+  try {
+    db = await openDatabase(databaseOptions(config));
+  } catch (err) {
+    if (err instanceof DataDirInUseError && !config.databaseUrl) {
+      const { adminChannelAnswers, remoteStoreCommands } = await import('./admin/client.js');
+      const { adminSocketPath } = await import('./admin/channel.js');
+      const socket = adminSocketPath(config.dataDir);
+      if (await adminChannelAnswers(socket)) return { kind: 'remote', socket, commands: remoteStoreCommands(socket), close: async () => {} };
+    }
+    throw err;
+  }
   try {
     await migrate(db);
-    return await fn(db, stores, migrate);
-  } finally {
+  } catch (err) {
     await db.close();
+    throw err;
+  }
+  return { kind: 'direct', db, commands: databaseStoreCommands(db), close: () => db.close() };
+}
+
+/** A store command on the configured database (see openStoreAccess), closed afterwards. */
+async function withStoreCommands<T>(env: NodeJS.ProcessEnv, fn: (commands: StoreCommands) => Promise<T>): Promise<T> {
+  const access = await openStoreAccess(loadConfig(env));
+  try {
+    return await fn(access.commands);
+  } finally {
+    await access.close();
   }
 }
 
@@ -63,7 +93,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
   try {
     return await runCli(argv, io);
   } catch (err) {
-    if (err instanceof DataDirInUseError || err instanceof ListenError) io.err(err.message);
+    if (err instanceof DataDirInUseError || err instanceof ListenError || err instanceof AdminCommandError) io.err(err.message);
     else if (err instanceof AppError) io.err(err.messages().join('\n'));
     else io.err(String(err instanceof Error ? (err.stack ?? err.message) : err));
     return 1;
@@ -81,29 +111,29 @@ async function runCli(argv: string[], io: CliIo): Promise<number> {
   const print = (obj: unknown, text: string) => io.out(values.json ? JSON.stringify(obj, null, 2) : text);
   switch (command) {
     case 'stores create': {
-      const store = await withDatabase(io.env, (db, stores) => stores.createStore(db.prisma, { name: values.name }));
+      const store = await withStoreCommands(io.env, (c) => c.createStore(values.name));
       print(store, `Store ${store.id} (${store.name})\n  test key: ${store.test_api_key}\n  prod key: ${store.prod_api_key}\nKeys are shown once; keep them safe.`);
       return 0;
     }
     case 'stores list': {
-      const stores = await withDatabase(io.env, (db, { listStores }) => listStores(db.prisma));
+      const stores = await withStoreCommands(io.env, (c) => c.listStores());
       print(stores, stores.map((s) => `${s.id}  ${s.name}  keys: ${s.keys.map((k) => `${k.prefix}…${k.revoked ? ' (revoked)' : ''}`).join(', ')}`).join('\n') || 'no stores');
       return 0;
     }
     case 'keys create': {
       if (!values.store || (values.mode !== 'test' && values.mode !== 'prod')) break;
-      const key = await withDatabase(io.env, (db, { createApiKey }) => createApiKey(db.prisma, values.store!, values.mode as 'test' | 'prod'));
+      const key = await withStoreCommands(io.env, (c) => c.createKey(values.store!, values.mode as 'test' | 'prod'));
       print(key, `${key.mode} key ${key.id}: ${key.key}`);
       return 0;
     }
     case 'keys revoke': {
       if (!values.key) break;
-      const result = await withDatabase(io.env, (db, { revokeApiKey }) => revokeApiKey(db.prisma, values.key!, new Date()));
+      const result = await withStoreCommands(io.env, (c) => c.revokeKey(values.key!));
       print(result, `revoked ${result.id}`);
       return 0;
     }
     case 'db migrate': {
-      const applied = await withDatabase(io.env, (db, _stores, migrate) => migrate(db));
+      const applied = await withStoreCommands(io.env, (c) => c.migrate());
       print({ applied }, applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
       return 0;
     }

@@ -117,3 +117,11 @@ export async function oldestDueLagSeconds(scope: DataScope, now: Date): Promise<
     SELECT COALESCE(EXTRACT(EPOCH FROM GREATEST((${lag(Prisma.raw('"Job"'), Prisma.empty)}), (${lag(Prisma.raw('"WebhookDelivery"'), deliverable)}))), 0)::float8 AS seconds`;
   return row?.seconds ?? 0;
 }
+
+/**
+ * Serializes "create a store if there is none" across processes for the rest of the caller's
+ * transaction (a transaction-scoped advisory lock: released at commit or rollback).
+ */
+export async function lockStoreCreation(tx: Prisma.TransactionClient): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('billing.default_store'))`;
+}

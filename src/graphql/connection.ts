@@ -35,6 +35,12 @@ export function listQuery<Args extends InputFieldMap>(
   });
 }
 
+/** The lookup's `id` argument: the /v1 id, with the prefix `what` names (`A product by id (prod_…)`). */
+function idDescription(what: string): string {
+  const prefix = /\(([a-z]+_…)\)/.exec(what)?.[1];
+  return prefix ? `The /v1 id (${prefix})` : 'The /v1 id';
+}
+
 /**
  * A root lookup by /v1 id, resolved by the service's own `find` (tenant-bound, selecting what
  * the query asks for). Null, not an error, for an id this store does not have in this
@@ -53,7 +59,7 @@ export function lookupQuery(
       type: options.type,
       nullable: true,
       description: `${options.what}; null when this store has none such in this environment`,
-      args: { id: t.arg.id({ required: true }) },
+      args: { id: t.arg.id({ required: true, description: idDescription(options.what) }) },
       resolve: (query: object, _parent: unknown, args: { id: string | number }, ctx: GraphQLContext) => options.find(ctx.core, { id: String(args.id) }, query),
     } as never;
     return t.prismaField(field);

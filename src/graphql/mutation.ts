@@ -28,10 +28,16 @@ export const UserErrorRef = builder.objectRef<UserError>('UserError').implement(
   description: "A mistake in the caller's input: which field (null when no single one), what is wrong, and its code",
   fields: (t) => ({
     field: t.exposeString('field', { nullable: true, description: 'Path of the input field, e.g. `customFields[1].key`' }),
-    message: t.exposeString('message'),
-    code: t.field({ type: ErrorCodeEnum, resolve: (e) => e.code }),
+    message: t.exposeString('message', { description: 'What is wrong, in English, for people (match on `code`, not on this)' }),
+    code: t.field({ type: ErrorCodeEnum, description: 'Machine-readable reason, the `code` REST answers for the same mistake', resolve: (e) => e.code }),
   }),
 });
+
+/** The `userErrors` field of every payload. */
+export const USER_ERRORS_DESCRIPTION = "The caller's mistakes that refused the mutation, nothing written; empty when it succeeded";
+
+/** The `input` argument of every mutation. */
+export const INPUT_DESCRIPTION = 'What to do; a field given as null counts as not given';
 
 /** What a mutation resolves to before its payload's fields read the object back. */
 export interface Payload {
@@ -76,14 +82,15 @@ type SchemaTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer 
  */
 export function payloadType(name: string, field: string, model: Model, description: string) {
   return builder.objectRef<Payload>(name).implement({
+    description: `A mutation's answer: \`${field}\`, or the \`userErrors\` that refused it`,
     fields: (t) => ({
       [field]: t.prismaField({
         type: model,
         nullable: true,
-        description,
+        description: `${description}; null when the mutation was refused (see userErrors)`,
         resolve: (query, payload, _args, ctx) => (payload.id ? findByIdSelecting(ctx.core, model, payload.id, query) : null) as never,
       }),
-      userErrors: t.field({ type: [UserErrorRef], resolve: (p) => p.userErrors }),
+      userErrors: t.field({ type: [UserErrorRef], description: USER_ERRORS_DESCRIPTION, resolve: (p) => p.userErrors }),
     }),
   });
 }
@@ -107,7 +114,7 @@ export function operationMutation<In, Out, Shape extends object>(
     t.field({
       type: options.payload,
       description: options.description,
-      args: { input: t.arg({ type: options.input, required: true }) },
+      args: { input: t.arg({ type: options.input, required: true, description: INPUT_DESCRIPTION }) },
       resolve: (_root, args, ctx) => payloadOf(ctx, options.op, toInput((args as { input: Shape }).input), options.fieldNames),
     }),
   );

@@ -1,6 +1,7 @@
 import { getOperationAST, GraphQLError } from 'graphql';
 import { createYoga, maskError as defaultMaskError, type Plugin } from 'graphql-yoga';
 import type { Request, Response } from 'express';
+import { API_KEY_PLACEHOLDER, CUSTOMER_GRAPH_EXAMPLE } from './example-queries.js';
 import type { Logger } from 'pino';
 import { AppError, httpStatusOf, isErrorCode, type ErrorCode } from '../lib/errors.js';
 import { quotaHeaders, RateLimitError } from '../lib/rate-limit.js';
@@ -102,7 +103,13 @@ export function graphqlHandler(listener: ListenerEnv, logger: Logger, limits: Gr
     landingPage: false,
     // Loaded on the first GraphiQL page, not at every start: it is a third of a second of start-up.
     renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
-    graphiql: { title: `Billing service (${listener.env.mode})`, headers: JSON.stringify({ 'x-api-key': '' }) },
+    graphiql: {
+      title: `Billing service (${listener.env.mode})`,
+      // Ready to run: the key's place in the headers editor (open), the customer graph as the document.
+      headers: JSON.stringify({ 'x-api-key': API_KEY_PLACEHOLDER }, null, 2),
+      defaultEditorToolsVisibility: 'headers',
+      defaultQuery: CUSTOMER_GRAPH_EXAMPLE,
+    },
     logging: false,
     plugins: [...limitPlugins(limits), requestErrorCodes, ...(metrics ? [operationMetrics(metrics) as Plugin] : [])],
     context: async ({ req, res, queryCost }): Promise<GraphQLContext> => {

@@ -1,18 +1,12 @@
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Creem } from 'creem';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { haveChromium, launchChromium } from '../support/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestContext } from '../../src/context.js';
 import { makeProduct, makeRecurringProduct } from '../support/factories.js';
 import { startTestService, type TestService } from '../support/service.js';
-
-/** Debian's chromium package; .ci/run installs it, so CI never skips this suite. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium && process.env.REQUIRE_BROWSER) throw new Error(`REQUIRE_BROWSER is set but there is no Chromium at ${CHROMIUM}`);
-if (!haveChromium) console.warn(`[browser tests] SKIPPED: no Chromium at ${CHROMIUM}. Install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH.`);
 
 describe.skipIf(!haveChromium)('hosted checkout in headless Chromium', () => {
   let service: TestService;
@@ -39,10 +33,7 @@ describe.skipIf(!haveChromium)('hosted checkout in headless Chromium', () => {
     });
     await new Promise<void>((r) => seller.listen(0, '127.0.0.1', r));
     sellerUrl = `http://127.0.0.1:${(seller.address() as AddressInfo).port}/thanks`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

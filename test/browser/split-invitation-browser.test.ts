@@ -1,13 +1,8 @@
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { haveChromium, launchChromium } from '../support/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePaidCheckout, makeProduct } from '../support/factories.js';
 import { api, startTestService, type TestService } from '../support/service.js';
-
-/** Debian's chromium package; .ci/run installs it, so CI never skips this suite. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium && process.env.REQUIRE_BROWSER) throw new Error(`REQUIRE_BROWSER is set but there is no Chromium at ${CHROMIUM}`);
 
 /** An e-mail invitee answers a split invitation on its signed page, in headless Chromium. */
 describe.skipIf(!haveChromium)('split invitations in headless Chromium', () => {
@@ -25,7 +20,7 @@ describe.skipIf(!haveChromium)('split invitations in headless Chromium', () => {
     ownKey = store.test_api_key;
     ctx = service.contextOf(store);
     call = api(service.testUrl, store.test_api_key);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

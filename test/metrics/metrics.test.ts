@@ -223,12 +223,16 @@ describe('configuration', () => {
 });
 
 const root = path.resolve(import.meta.dirname, '../..');
-const tsx = path.join(root, 'node_modules/.bin/tsx');
 
-/** `src/server.ts` or `src/worker.ts` as its own process; resolves with its exit code once stopped. */
+/**
+ * `src/server.ts` or `src/worker.ts` as its own process, from the compiled bundle as `npm start`
+ * runs it (built by the test run's global setup): under tsx, a loaded machine could make tsx
+ * kill the child when its signal relay got no answer within 30 ms. Resolves with its exit code once stopped.
+ */
 function startProcess(entry: string, env: Record<string, string>) {
   const { DATABASE_URL: _ignored, ...rest } = process.env;
-  const child = spawn(tsx, [entry], { cwd: root, env: { ...rest, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const bundle = path.join(root, 'build/service', `${path.basename(entry, '.ts')}.js`);
+  const child = spawn(process.execPath, [bundle], { cwd: root, env: { ...rest, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   // Its log (stdout) and errors, for the failure messages.
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stderr += String(c)));

@@ -11,7 +11,7 @@ import { recordEvent } from '../../src/modules/events/events.service.js';
 import { createStore } from '../../src/modules/stores/stores.service.js';
 import { embeddedTemplate, openTestDatabase, type TestDatabase } from '../support/database.js';
 import { startServiceProcess, type ServiceProcess } from '../support/processes.js';
-import { insertEndpoint, Receiver } from '../webhooks/delivery-support.js';
+import { insertEndpoint, Receiver, waitUntil } from '../webhooks/delivery-support.js';
 
 /**
  * SIGTERM under load, against the real server process: it stops accepting, answers what it
@@ -121,7 +121,8 @@ describe('graceful shutdown of a server process', () => {
     await new Promise((r) => setTimeout(r, 1000));
     sigtermAt = Date.now();
     s.child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 200));
+    // The rest of the body once the server drains (it logs that it is shutting down).
+    await waitUntil(() => s.output().includes('"msg":"shutting down"'), { what: () => 'the server to start shutting down' });
     slow.finish();
     const slowAnswer = await slow.answer.catch(async (err: unknown) => {
       const exit = await s.exited;

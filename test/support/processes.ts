@@ -34,9 +34,13 @@ export async function freePort(): Promise<number> {
  * its "running" line), with the environment given on top of this process's (DATABASE_URL
  * included when the suite runs on PostgreSQL). JOB_RUNNER and the rest are the caller's.
  */
-export async function startServiceProcess(entry: 'server' | 'worker', env: Record<string, string | undefined>): Promise<ServiceProcess> {
-  const [port, testPort] = [await freePort(), await freePort()];
-  const child = spawn(process.execPath, [path.join(ROOT, 'build/service', `${entry}.js`)], {
+export async function startServiceProcess(entry: 'server' | 'worker', env: Record<string, string | undefined>, options: { viaNpm?: boolean; readyWithinMs?: number } = {}): Promise<ServiceProcess> {
+  // Ports the caller names (a restart on the same ports) or free ones.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
+  const testPort = env.TEST_PORT ? Number(env.TEST_PORT) : await freePort();
+  // viaNpm: exactly the README's `npm start` / `npm run worker` (npm passes signals on to the service).
+  const [command, args] = options.viaNpm ? ['npm', entry === 'server' ? ['start', '--silent'] : ['run', '--silent', 'worker']] : [process.execPath, [path.join(ROOT, 'build/service', `${entry}.js`)]];
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), TEST_PORT: String(testPort), LOG_LEVEL: 'info', RATE_LIMIT: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -56,14 +60,15 @@ export async function startServiceProcess(entry: 'server' | 'worker', env: Recor
       return exited;
     },
   };
-  const deadline = Date.now() + 30_000;
+  const readyWithinMs = options.readyWithinMs ?? 30_000;
+  const deadline = Date.now() + readyWithinMs;
   let ended = false;
   void exited.then(() => (ended = true));
   for (;;) {
     if (ended) throw new Error(`${entry} exited before it was ready:\n${out}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`${entry} was not ready within 30 s:\n${out}`);
+      throw new Error(`${entry} was not ready within ${readyWithinMs / 1000} s:\n${out}`);
     }
     if (entry === 'worker' ? out.includes('job worker running') : await healthy(proc.testUrl)) return proc;
     await new Promise((r) => setTimeout(r, 50));

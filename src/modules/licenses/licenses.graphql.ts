@@ -1,18 +1,26 @@
-import { apiEnum, builder, ModeEnum } from '../../graphql/builder.js';
+import { apiEnum, builder, MODE_DESCRIPTION, ModeEnum } from '../../graphql/builder.js';
 import { operationMutation, payloadType } from '../../graphql/mutation.js';
 import { activateLicenseOp, deactivateLicenseOp, validateLicenseOp } from './licenses.operations.js';
 import { licenseWireStatus } from './licenses.rules.js';
 import { LICENSE_INSTANCE_STATUSES, LICENSE_STATUSES } from './licenses.schemas.js';
 
-const LicenseStatusEnum = apiEnum('LicenseStatus', LICENSE_STATUSES, '`expired` once expiresAt has passed; `disabled` wins over it');
-const LicenseInstanceStatusEnum = apiEnum('LicenseInstanceStatus', LICENSE_INSTANCE_STATUSES);
+const LicenseStatusEnum = apiEnum('LicenseStatus', LICENSE_STATUSES, '`expired` once expiresAt has passed; `disabled` wins over it', {
+  inactive: 'Issued, no device active on it (never activated, or all deactivated)',
+  active: 'At least one device active on it',
+  expired: 'Past expiresAt: can no longer be activated',
+  disabled: 'Revoked by the seller, for good',
+});
+const LicenseInstanceStatusEnum = apiEnum('LicenseInstanceStatus', LICENSE_INSTANCE_STATUSES, 'Whether a device still holds an activation slot', {
+  deactivated: 'Freed its slot (deactivateLicense)',
+});
 
 export const LicenseNode = builder.prismaNode('License', {
-  id: { field: 'id' },
+  id: { field: 'id', description: 'The /v1 id (lic_…)' },
   nullable: true,
+  description: 'A license key a purchase issued (licenseKey feature): the buyer’s software activates devices on it',
   fields: (t) => ({
-    mode: t.expose('mode', { type: ModeEnum }),
-    key: t.exposeString('key'),
+    mode: t.expose('mode', { type: ModeEnum, description: MODE_DESCRIPTION }),
+    key: t.exposeString('key', { description: 'The secret the buyer enters in your software' }),
     status: t.field({
       type: LicenseStatusEnum,
       description: 'As the buyer\'s software sees it, at the time of the request',
@@ -21,10 +29,10 @@ export const LicenseNode = builder.prismaNode('License', {
     }),
     activation: t.exposeInt('activationCount', { description: 'Active instances' }),
     activationLimit: t.exposeInt('activationLimit', { nullable: true, description: 'Null = unlimited' }),
-    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    product: t.relation('product'),
-    customer: t.relation('customer'),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true, description: 'From this instant the key is expired; null: never' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the key was issued' }),
+    product: t.relation('product', { description: 'The product whose purchase issued it' }),
+    customer: t.relation('customer', { description: 'The buyer who holds it' }),
     instances: t.relatedConnection('instances', {
       cursor: 'id',
       totalCount: true,
@@ -35,15 +43,16 @@ export const LicenseNode = builder.prismaNode('License', {
 });
 
 builder.prismaNode('LicenseInstance', {
-  id: { field: 'id' },
+  id: { field: 'id', description: 'The /v1 id (lici_…)' },
   nullable: true,
+  description: 'One device activated on a license key',
   fields: (t) => ({
-    mode: t.expose('mode', { type: ModeEnum }),
-    name: t.exposeString('name'),
-    status: t.field({ type: LicenseInstanceStatusEnum, select: { status: true }, resolve: (i) => i.status as (typeof LICENSE_INSTANCE_STATUSES)[number] }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    deactivatedAt: t.expose('deactivatedAt', { type: 'DateTime', nullable: true }),
-    license: t.relation('license'),
+    mode: t.expose('mode', { type: ModeEnum, description: MODE_DESCRIPTION }),
+    name: t.exposeString('name', { description: 'The device’s name given at activation (instanceName)' }),
+    status: t.field({ type: LicenseInstanceStatusEnum, description: 'Active, or deactivated (its slot freed)', select: { status: true }, resolve: (i) => i.status as (typeof LICENSE_INSTANCE_STATUSES)[number] }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the device was activated' }),
+    deactivatedAt: t.expose('deactivatedAt', { type: 'DateTime', nullable: true, description: 'When it was deactivated; null while active' }),
+    license: t.relation('license', { description: 'The key it is activated on' }),
   }),
 });
 
@@ -57,16 +66,18 @@ builder.prismaObjectFields('Customer', (t) => ({
 }));
 
 const ActivateLicenseInput = builder.inputType('ActivateLicenseInput', {
+  description: 'A device to activate on a key',
   fields: (t) => ({
-    key: t.string({ required: true }),
+    key: t.string({ required: true, description: 'The license key' }),
     instanceName: t.string({ required: true, description: 'A name for the device, e.g. its host name' }),
   }),
 });
 
 const licenseInstanceInput = (name: string) =>
   builder.inputType(name, {
+    description: 'A key and one of its devices',
     fields: (t) => ({
-      key: t.string({ required: true }),
+      key: t.string({ required: true, description: 'The license key' }),
       instanceId: t.id({ required: true, description: 'The instance (lici_…) that activateLicense answered' }),
     }),
   });

@@ -23,16 +23,18 @@ const TotalsRef = builder.objectRef<Summary['totals']>('StoreMetricTotals').impl
 });
 
 const PeriodRef = builder.objectRef<NonNullable<Summary['periods']>[number]>('StoreMetricPeriod').implement({
+  description: 'Revenue of one bucket (day, week or month, UTC), in minor units of the currency asked',
   fields: (t) => ({
     start: t.field({ type: 'DateTime', description: 'Start of the bucket', resolve: (p) => new Date(p.timestamp) }),
-    grossRevenue: t.field({ type: 'MinorUnits', resolve: (p) => BigInt(p.grossRevenue) }),
-    netRevenue: t.field({ type: 'MinorUnits', resolve: (p) => BigInt(p.netRevenue) }),
+    grossRevenue: t.field({ type: 'MinorUnits', description: 'Money taken in the bucket, tax included, less refunds', resolve: (p) => BigInt(p.grossRevenue) }),
+    netRevenue: t.field({ type: 'MinorUnits', description: 'The same without tax', resolve: (p) => BigInt(p.netRevenue) }),
   }),
 });
 
 const SummaryRef = builder.objectRef<Summary>('StoreMetrics').implement({
+  description: 'The store’s figures in one currency: totals, and revenue per bucket when asked',
   fields: (t) => ({
-    totals: t.field({ type: TotalsRef, resolve: (s) => s.totals }),
+    totals: t.field({ type: TotalsRef, description: 'Counts, revenue and MRR', resolve: (s) => s.totals }),
     periods: t.field({ type: [PeriodRef], nullable: true, description: 'With an interval and both dates: revenue per bucket, from the first payment or startDate, whichever is later', resolve: (s) => s.periods ?? null }),
   }),
 });
@@ -43,9 +45,9 @@ builder.queryField('storeMetrics', (t) =>
     description: 'Counts, revenue and MRR of the store in one currency, optionally in a date range and per bucket',
     args: {
       currency: t.arg.string({ required: true, description: 'ISO 4217, uppercase' }),
-      startDate: t.arg({ type: 'DateTime', required: false }),
+      startDate: t.arg({ type: 'DateTime', required: false, description: 'Start of the range; default: all time' }),
       endDate: t.arg({ type: 'DateTime', required: false, description: 'Exclusive' }),
-      interval: t.arg({ type: IntervalEnum, required: false }),
+      interval: t.arg({ type: IntervalEnum, required: false, description: 'With both dates: revenue per bucket of this size in periods' }),
     },
     resolve: async (_root, args, ctx) =>
       (

@@ -2,10 +2,11 @@ import { builder, ModeEnum } from '../../graphql/builder.js';
 import { findOwnStore } from './stores.service.js';
 
 builder.prismaObject('Store', {
+  description: 'The seller: the store the API key belongs to',
   fields: (t) => ({
-    id: t.exposeString('id'),
-    name: t.exposeString('name'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    id: t.exposeString('id', { description: 'The store id (sto_…): a split’s typeReference and recipients name stores by it' }),
+    name: t.exposeString('name', { description: 'The store’s name' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the store was created' }),
   }),
 });
 

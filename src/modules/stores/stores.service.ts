@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Prisma, PrismaClient } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../../context.js';
+import { lockStoreCreation } from '../../db/system.js';
 import { db } from '../../db/tenant.js';
 import { AppError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -28,11 +29,28 @@ export function findOwnStore(ctx: RequestContext, selection: { include?: Prisma.
  */
 export async function createStore(db: PrismaClient, raw: unknown): Promise<CreatedStore> {
   const input = parseInput(createStoreSchema, raw);
+  return db.$transaction((tx) => insertStore(tx, input.name));
+}
+
+async function insertStore(tx: Prisma.TransactionClient, name: string): Promise<CreatedStore> {
+  const store = await tx.store.create({ data: { id: newId('store'), name } });
+  const test = await issueApiKey(tx, store.id, 'test');
+  const prod = await issueApiKey(tx, store.id, 'prod');
+  return { id: store.id, name: store.name, created_at: store.createdAt.toISOString(), test_api_key: test.key, prod_api_key: prod.key };
+}
+
+export const DEFAULT_STORE_NAME = 'Default store';
+
+/**
+ * The first start's store: created only when the service has no store at all, so its keys
+ * can be shown once. Several processes starting at once on one PostgreSQL database create
+ * one between them (the check and the insert hold a transaction-scoped advisory lock).
+ */
+export async function createDefaultStore(db: PrismaClient): Promise<CreatedStore | null> {
   return db.$transaction(async (tx) => {
-    const store = await tx.store.create({ data: { id: newId('store'), name: input.name } });
-    const test = await issueApiKey(tx, store.id, 'test');
-    const prod = await issueApiKey(tx, store.id, 'prod');
-    return { id: store.id, name: store.name, created_at: store.createdAt.toISOString(), test_api_key: test.key, prod_api_key: prod.key };
+    await lockStoreCreation(tx);
+    if ((await tx.store.count()) > 0) return null;
+    return insertStore(tx, DEFAULT_STORE_NAME);
   });
 }
 
