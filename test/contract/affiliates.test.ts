@@ -93,6 +93,18 @@ describe('affiliates', () => {
     const otherProduct = await makeProduct(h.service.contextOf(other));
     const refused = await otherCall('POST', '/v1/checkouts', { product_id: otherProduct.id, affiliate_code: code });
     expect([refused.status, refused.json.message[0].split(':')[0]]).toEqual([400, 'affiliate_code']);
+    // GraphQL takes the same code, through the same operation: attributed, or refused naming the field.
+    const checkoutVia = (call: ReturnType<typeof api>, productId: string) =>
+      call('POST', '/graphql', {
+        query: 'mutation($input: CreateCheckoutInput!) { createCheckout(input: $input) { checkout { id } userErrors { field code } } }',
+        variables: { input: { productId, affiliateCode: code } },
+      });
+    const refusedInGraphql = (await checkoutVia(otherCall, otherProduct.id)).json.data.createCheckout;
+    expect(refusedInGraphql).toMatchObject({ checkout: null, userErrors: [{ field: 'affiliateCode', code: 'validation_failed' }] });
+    const ownProduct = await makeProduct(await ctx());
+    const attributed = (await checkoutVia(h.call, ownProduct.id)).json.data.createCheckout;
+    expect(attributed.userErrors).toEqual([]);
+    expect(await h.service.db.prisma.checkout.findUniqueOrThrow({ where: { id: attributed.checkout.id } })).toMatchObject({ affiliateId: affiliate.id });
   });
 
   it('referral link -> checkout -> payment -> commission -> refund, reversed in proportion', async () => {

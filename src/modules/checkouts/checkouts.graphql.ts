@@ -60,6 +60,7 @@ const CreateCheckoutInput = builder.inputType('CreateCheckoutInput', {
     units: t.int({ description: 'Quantity, 1 to 10000; default 1' }),
     customPrice: t.field({ type: 'MinorUnits', description: 'Per-unit price override in minor units; one-time products only' }),
     discountCode: t.string({ description: 'A discount code to apply (any case); refused when it does not apply' }),
+    affiliateCode: t.string({ description: "An affiliate's referral code: the sale earns them a commission; refused when no active affiliate of this store has it" }),
     customer: t.field({
       description: 'Who is buying, when you know: an existing customer or details to pre-fill',
       type: builder.inputType('CheckoutCustomerInput', {
