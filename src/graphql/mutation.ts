@@ -95,6 +95,9 @@ export function payloadType(name: string, field: string, model: Model, descripti
   });
 }
 
+/** Every mutation made by `operationMutation`, with its operation: what a test holds the two surfaces' inputs equal by. */
+export const OPERATION_MUTATIONS: { name: string; op: Operation<unknown, unknown>; input: string; fieldNames: Record<string, string> }[] = [];
+
 /** A mutation over an operation: `name(input: <Input>!): <Payload>`. */
 export function operationMutation<In, Out, Shape extends object>(
   name: string,
@@ -110,6 +113,7 @@ export function operationMutation<In, Out, Shape extends object>(
   },
 ) {
   const toInput = options.toInput ?? toApiInput;
+  OPERATION_MUTATIONS.push({ name, op: options.op as Operation<unknown, unknown>, input: options.input.name, fieldNames: options.fieldNames ?? {} });
   builder.mutationField(name, (t) =>
     t.field({
       type: options.payload,
