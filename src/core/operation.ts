@@ -13,6 +13,13 @@ import { executeIdempotently } from './idempotency.js';
 export interface Operation<In, Out, Body = unknown> {
   /** `products.create`: names the operation in idempotency records. */
   readonly name: string;
+  /** One short line for the reference (the OpenAPI `summary`): "Create a product", "List a customer's orders". */
+  readonly summary: string;
+  /**
+   * What a caller must know beyond the summary, in one or two sentences (the OpenAPI
+   * `description`): the status on success if not 200, idempotency, paging, what is refused, units.
+   */
+  readonly description?: string;
   /** The input schema, in the /v1 field names; GraphQL converts its arguments to them. */
   readonly input: z.ZodType<In>;
   /**

@@ -9,7 +9,8 @@ import { v1Routes } from './route-table.js';
  * The OpenAPI 3.1 document of /v1, generated from what the routes run: each operation's input
  * schema (the one that validates the request) and output schema (the serializer's response
  * schema), through zod's JSON Schema output (draft 2020-12, which OpenAPI 3.1 schemas are).
- * Nothing here is written by hand but the frame; `GET /v1/openapi.json` serves it and
+ * Each operation's summary and description are its own (`summary`, `description` in its
+ * definition). Nothing else here is written by hand but the frame; `GET /v1/openapi.json` serves it and
  * `npm run openapi:print` writes the committed openapi.json (a test keeps that one current).
  */
 
@@ -24,6 +25,7 @@ interface OpenApiOperation {
   operationId: string;
   tags: string[];
   summary: string;
+  description?: string;
   parameters: Record<string, unknown>[];
   requestBody?: Record<string, unknown>;
   responses: Record<string, unknown>;
@@ -127,7 +129,8 @@ function buildDocument(routes: OperationRoute[]): OpenApiDocument {
     const op: OpenApiOperation = {
       operationId,
       tags: [r.path.split('/')[1]!],
-      summary: r.op.name,
+      summary: r.op.summary,
+      ...(r.op.description ? { description: r.op.description } : {}),
       parameters,
       ...(requestBody ? { requestBody } : {}),
       responses: {

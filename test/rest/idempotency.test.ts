@@ -70,6 +70,7 @@ describe('Idempotency-Key', () => {
     let crash = true;
     const op = defineOperation({
       name: 'test.crashing_write',
+      summary: 'Create a customer, then crash',
       input: z.object({ email: z.string() }),
       write: true,
       output: z.object({ id: z.string() }),

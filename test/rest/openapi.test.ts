@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPENAPI_FILE, openApiDocument, openApiText } from '../../src/rest/openapi.js';
 import { checkResponse } from '../support/openapi-check.js';
@@ -41,9 +42,22 @@ describe('the OpenAPI document of /v1', () => {
     expect(doc.paths['/v1/customer-credits/accounts']!.post!.responses.default).toMatchObject({ content: { 'application/json': { schema: { $ref: '#/components/schemas/StructuredError' } } } });
   });
 
+  it('gives every operation a human summary, not its operationId, and descriptions only where written', () => {
+    const doc = openApiDocument();
+    const ops = Object.values(doc.paths).flatMap((byMethod) => Object.values(byMethod));
+    expect(ops.length).toBeGreaterThan(80);
+    for (const op of ops) {
+      expect(op.summary, op.operationId).toMatch(/\S/);
+      expect(op.summary, op.operationId).not.toBe(op.operationId);
+      if ('description' in op) expect(op.description, op.operationId).toMatch(/\S/);
+    }
+    expect(doc.paths['/v1/products']!.post!.summary).toBe('Create a product');
+  });
+
   it('holds only schemas a JSON Schema 2020-12 validator compiles', () => {
     const doc = openApiDocument();
     const ajv = new Ajv2020({ strict: false });
+    (addFormats as unknown as (a: Ajv2020) => void)(ajv);
     ajv.addSchema({ $id: 'openapi.json', components: doc.components });
     for (const id of Object.keys(doc.components.schemas)) expect(() => ajv.getSchema(`openapi.json#/components/schemas/${id}`), id).not.toThrow();
   });

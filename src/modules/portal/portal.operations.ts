@@ -13,6 +13,8 @@ export const customerLinksEntity = z.object({ customer_portal_link: z.string() }
  */
 export const createPortalLinkOp = defineOperation({
   name: 'portal.create_link',
+  summary: 'Create a customer portal link',
+  description: "A signed link to the customer's billing page, valid for one hour. Nothing is stored, so a retry simply gets a fresh link.",
   input: createPortalLinkSchema,
   write: false,
   output: customerLinksEntity,

@@ -10,6 +10,8 @@ import { createRefund } from './refunds.service.js';
  */
 export const createRefundOp = defineOperation({
   name: 'refunds.create',
+  summary: 'Refund a transaction',
+  description: 'Refunds what is left of a paid transaction, or `amount` minor units of it; a transaction refunded in full or not paid is refused (400 `invalid_state`). With an Idempotency-Key a retry gets the refund the key made instead of refunding again.',
   input: createRefundSchema,
   write: false,
   output: refundEntity,

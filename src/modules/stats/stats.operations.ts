@@ -5,6 +5,8 @@ import { statsSummary } from './stats.service.js';
 
 export const statsSummaryOp = defineOperation({
   name: 'stats.summary',
+  summary: 'Get the store metrics summary',
+  description: 'Counts, revenue and MRR in `currency`, in minor units; `startDate` and `endDate` (Unix milliseconds) limit the totals, and `interval` adds a `periods` series.',
   input: statsSummarySchema,
   write: false,
   output: statsSummaryEntity,

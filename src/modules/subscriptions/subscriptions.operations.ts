@@ -20,6 +20,8 @@ const render = (ctx: { baseUrl: string }, s: SubscriptionWithRelations) => seria
 
 export const getSubscriptionOp = defineOperation({
   name: 'subscriptions.get',
+  summary: 'Retrieve a subscription',
+  description: 'By `subscription_id`.',
   input: subscriptionIdSchema,
   write: false,
   output: subscriptionEntity,
@@ -29,6 +31,8 @@ export const getSubscriptionOp = defineOperation({
 
 export const searchSubscriptionsOp = defineOperation({
   name: 'subscriptions.search',
+  summary: 'List subscriptions',
+  description: 'Filter by customer, product and status. Paged by `page_number` and `page_size` (at most 100).',
   input: searchSubscriptionsSchema,
   write: false,
   output: subscriptionList,
@@ -38,6 +42,8 @@ export const searchSubscriptionsOp = defineOperation({
 
 export const listCustomerSubscriptionsOp = defineOperation({
   name: 'subscriptions.list_for_customer',
+  summary: "List a customer's subscriptions",
+  description: 'Paged by `page_number` and `page_size` (at most 100).',
   input: listCustomerSubscriptionsSchema,
   write: false,
   output: subscriptionList,
@@ -47,6 +53,8 @@ export const listCustomerSubscriptionsOp = defineOperation({
 
 export const cancelSubscriptionOp = defineOperation({
   name: 'subscriptions.cancel',
+  summary: 'Cancel a subscription',
+  description: "`mode: immediate` (the default) ends it now; `mode: scheduled` ends it at the period's end, or pauses it with `onExecute: pause`. A subscription whose status does not allow it is refused (400 `invalid_state`).",
   input: cancelSubscriptionSchema,
   write: true,
   output: subscriptionEntity,
@@ -56,6 +64,8 @@ export const cancelSubscriptionOp = defineOperation({
 
 export const pauseSubscriptionOp = defineOperation({
   name: 'subscriptions.pause',
+  summary: 'Pause a subscription',
+  description: 'No charges while paused; resuming starts a new period. A subscription whose status does not allow it is refused (400 `invalid_state`).',
   input: subscriptionPathSchema,
   write: true,
   output: subscriptionEntity,
@@ -65,6 +75,8 @@ export const pauseSubscriptionOp = defineOperation({
 
 export const resumeSubscriptionOp = defineOperation({
   name: 'subscriptions.resume',
+  summary: 'Resume a subscription',
+  description: 'A paused subscription starts a new period, charged now; a scheduled cancellation or pause is withdrawn and the current period kept. Other statuses are refused (400 `invalid_state`).',
   input: subscriptionPathSchema,
   write: true,
   output: subscriptionEntity,
@@ -78,6 +90,8 @@ export const resumeSubscriptionOp = defineOperation({
  */
 export const updateSubscriptionOp = defineOperation({
   name: 'subscriptions.update',
+  summary: "Change a subscription's units",
+  description: "Sets the item's `units`, prorated by `update_behavior` (default `proration-charge`). With an Idempotency-Key a retry gets the first answer instead of charging again.",
   input: updateSubscriptionSchema,
   write: 'steps',
   output: subscriptionEntity,
@@ -87,6 +101,8 @@ export const updateSubscriptionOp = defineOperation({
 
 export const upgradeSubscriptionOp = defineOperation({
   name: 'subscriptions.upgrade',
+  summary: 'Change a subscription to another product',
+  description: 'Prorated by `update_behavior` (default `proration-charge-immediately`). With an Idempotency-Key a retry gets the first answer instead of charging again.',
   input: upgradeSubscriptionSchema,
   write: 'steps',
   output: subscriptionEntity,
@@ -96,6 +112,8 @@ export const upgradeSubscriptionOp = defineOperation({
 
 export const previewChangeOp = defineOperation({
   name: 'subscriptions.preview_change',
+  summary: 'Preview a subscription change',
+  description: 'What an update or upgrade would charge, priced at `proration_date` (default now) so that the change that follows agrees; nothing is written.',
   input: previewChangeSchema,
   write: false,
   output: subscriptionChangePreview,

@@ -5,6 +5,8 @@ import { serializeTestClock, testClockEntity } from './test-clock.serializer.js'
 
 export const getTestClockOp = defineOperation({
   name: 'testClock.get',
+  summary: "Retrieve the store's test clock",
+  description: 'Test environment only.',
   input: getTestClockSchema,
   write: false,
   output: testClockEntity,
@@ -20,6 +22,8 @@ export const getTestClockOp = defineOperation({
  */
 export const advanceTestClockOp = defineOperation({
   name: 'testClock.advance',
+  summary: "Advance the store's test clock",
+  description: 'By `seconds` or to the instant `to`, never backwards; the work that became due (renewals, retries, scheduled changes) runs before the answer. Test environment only; with an Idempotency-Key a retry does not move the clock again.',
   input: advanceTestClockSchema,
   write: 'steps',
   output: testClockEntity,

@@ -8,6 +8,8 @@ import { findTransactionOrThrow, searchTransactions } from './transactions.servi
 /** The transaction operations, as REST (transactions.routes.ts) runs them; GraphQL reads through the same service. */
 export const getTransactionOp = defineOperation({
   name: 'transactions.get',
+  summary: 'Retrieve a transaction',
+  description: 'By `transaction_id`.',
   input: transactionIdSchema,
   write: false,
   output: transactionEntity,
@@ -17,6 +19,8 @@ export const getTransactionOp = defineOperation({
 
 export const searchTransactionsOp = defineOperation({
   name: 'transactions.search',
+  summary: 'List transactions',
+  description: 'Filter by customer, order and product. Paged by `page_number` and `page_size` (at most 100).',
   input: searchTransactionsSchema,
   write: false,
   output: pageOf(transactionEntity),

@@ -12,6 +12,8 @@ import { ingest, listUsageEvents, previewIngest } from './usage-events.service.j
 
 export const ingestEventsOp = defineOperation({
   name: 'events.ingest',
+  summary: 'Ingest usage events',
+  description: 'Answers 202 with the `event_id` of each event accepted. The whole batch is refused (422) if any event is invalid; re-sending an `event_id` already accepted records nothing, so a retried batch is safe.',
   input: batchSchema,
   write: 'steps',
   invalidInputCode: 'unprocessable_input',
@@ -23,6 +25,8 @@ export const ingestEventsOp = defineOperation({
 
 export const previewEventsOp = defineOperation({
   name: 'events.preview',
+  summary: 'Preview usage events',
+  description: 'Dry-run of ingest: a per-event report of validity, the `event_id` it would get, deduplication and the meters that would consume it; nothing is stored. Invalid input answers 422.',
   input: batchSchema,
   write: false,
   invalidInputCode: 'unprocessable_input',
@@ -34,6 +38,8 @@ export const previewEventsOp = defineOperation({
 
 export const listEventsOp = defineOperation({
   name: 'events.list',
+  summary: 'List usage events',
+  description: 'Oldest first, raw; filter by meter, customer and `reference` (your `event_id`). Paged forward by `limit` (at most 100) and `starting_after`.',
   input: listUsageEventsSchema,
   write: false,
   output: usageEventList,
