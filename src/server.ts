@@ -56,7 +56,14 @@ try {
   await announceFirstStart(db, urls, logger, (text) => process.stdout.write(text));
   // The embedded database is this process's: the CLI's store and key commands come through here.
   if (db.kind === 'embedded') {
-    admin = await openAdminChannel(config.dataDir, databaseStoreCommands(db), logger).catch((err: unknown) => {
+    const commands = databaseStoreCommands(db);
+    // A key revoked over the channel stops working in this server at once.
+    const revokeKey: typeof commands.revokeKey = async (keyId) => {
+      const revoked = await commands.revokeKey(keyId);
+      running.forgetApiKey(keyId);
+      return revoked;
+    };
+    admin = await openAdminChannel(config.dataDir, { ...commands, revokeKey }, logger).catch((err: unknown) => {
       // A data directory path too long for a Unix socket, say: the server runs, the CLI cannot reach it.
       logger.warn({ err }, 'no local administration channel: store commands need the server stopped');
       return undefined;

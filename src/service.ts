@@ -37,6 +37,8 @@ export interface RunningService {
   warmUp(): void;
   /** What `/readyz` answers. */
   readiness(): Promise<Readiness>;
+  /** Stops honouring a revoked key in this process at once, instead of when its cached lookup expires. */
+  forgetApiKey(apiKeyId: string): void;
   /**
    * Graceful stop: the listeners stop accepting and answer what they are still given with
    * `Connection: close`, requests in flight and the job round under way finish (for
@@ -129,6 +131,7 @@ export async function startService(options: { config: Config; logger: Logger; db
   let draining = false;
   let readiness!: () => Promise<Readiness>;
   let tracked: ReturnType<typeof trackRequests>[] = [];
+  let authenticator!: ApiKeyAuthenticator;
   // The runner exists in every server: with JOB_RUNNER=off it runs no rounds of its own, but a
   // test clock's advance still runs that store's due work at once.
   const jobs = createJobRunner({ db: db.prisma, clock, logger, config, envFor: (mode) => envs[mode] });
@@ -138,7 +141,7 @@ export async function startService(options: { config: Config; logger: Logger; db
     const started = await startCaches(db, { products: config.readCache });
     const caches: ServiceCaches = started.caches;
     stopCaches = started.stop;
-    const authenticator = new ApiKeyAuthenticator(db.prisma);
+    authenticator = new ApiKeyAuthenticator(db.prisma);
     // Bind first, so links can name the real port when the port was chosen by the system (0).
     servers.push(await listen(config.host, config.port));
     servers.push(await listen(config.host, config.testPort));
@@ -176,6 +179,7 @@ export async function startService(options: { config: Config; logger: Logger; db
       void loadSchema().catch((err: unknown) => logger.error({ err }, 'the GraphQL schema failed to build'));
     },
     readiness: () => readiness(),
+    forgetApiKey: (apiKeyId) => authenticator.forget(apiKeyId),
     async close(deadlineMs = config.shutdownTimeoutMs) {
       if (draining) return;
       draining = true;

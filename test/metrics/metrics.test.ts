@@ -286,7 +286,9 @@ describe('the server and worker processes with METRICS_PORT', { timeout: 120_000
     const url = `http://127.0.0.1:${metricsPort}`;
     try {
       await waitForMetrics(url, proc);
-      expect((await fetch(`http://127.0.0.1:${testPort}/healthz`)).status).toBe(200);
+      // The metrics listener starts before the service's listeners: wait for the first answer
+      // (refused connections reach no route, so the one answered request is the one counted).
+      await waitUntil(() => fetch(`http://127.0.0.1:${testPort}/healthz`).then((r) => r.status === 200, () => false), { timeoutMs: 60_000, intervalMs: 100, what: () => `healthz: ${proc.stderr()}` });
       const { samples } = await scrape(url);
       expect(one(samples, 'http_request_duration_seconds_count', { listener: 'test', method: 'GET', route: '/healthz', status: '200' })).toBe(1);
       expect(one(samples, 'webhook_queue_depth')).toBe(0);

@@ -57,6 +57,12 @@ describe('the first ten minutes, as the README tells them', () => {
     const created = JSON.parse((await npm(['run', '--silent', 'cli', '--', 'stores', 'create', '--name', 'Acme', '--json'])).stdout) as { id: string; test_api_key: string };
     expect(created.test_api_key).toMatch(/^sk_test_/);
     expect((await fetch(`${s.testUrl}/v1/products/search`, { headers: { 'x-api-key': created.test_api_key } })).status).toBe(200);
+    // The key commands too: a new key works, and once revoked it is refused at once.
+    const key = JSON.parse((await npm(['run', '--silent', 'cli', '--', 'keys', 'create', '--store', created.id, '--mode', 'test', '--json'])).stdout) as { id: string; key: string };
+    const withKey = () => fetch(`${s.testUrl}/v1/products/search`, { headers: { 'x-api-key': key.key } });
+    expect((await withKey()).status).toBe(200);
+    await npm(['run', '--silent', 'cli', '--', 'keys', 'revoke', '--key', key.id]);
+    expect((await withKey()).status).toBe(403);
     const listed = (await npm(['run', '--silent', 'cli', '--', 'stores', 'list'])).stdout;
     expect(listed).toContain('Default store');
     expect(listed).toContain(created.id);

@@ -72,6 +72,11 @@ export class ApiKeyAuthenticator {
     this.cache.set(hash, { caller, expires: now + ApiKeyAuthenticator.CACHE_MS });
     return caller;
   }
+
+  /** Drops a key from the cache at once (a key revoked through this process: no five seconds' grace). */
+  forget(apiKeyId: string): void {
+    for (const [hash, entry] of this.cache) if (entry.caller?.apiKeyId === apiKeyId) this.cache.delete(hash);
+  }
 }
 
 /**
