@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseStoreCommands } from '../../src/admin/store-commands.js';
 import { DEMO_DISCOUNT_CODE, DEMO_EMAIL, DEMO_STORE_NAME, runDemo, type DemoResult } from '../../src/cli/demo.js';
 import { openDatabase } from '../../src/db/database.js';
-import { freePort } from '../support/processes.js';
+import { closedPort } from '../webhooks/delivery-support.js';
 import { api, startTestService, type TestService } from '../support/service.js';
 
 const run = promisify(execFile);
@@ -113,7 +113,7 @@ describe('npm run demo with no server running', () => {
 
   // A Node process that opens a fresh embedded database (initdb and every migration): slow on a loaded machine.
   it('starts the service itself, fills the data directory, stops and exits 0', { timeout: 90_000 }, async () => {
-    const [port, testPort] = [await freePort(), await freePort()];
+    const [port, testPort] = [await closedPort(), await closedPort()];
     const { DATABASE_URL: _embedded, ...rest } = process.env;
     const env = { ...rest, HOST: '127.0.0.1', DATA_DIR: dataDir, PORT: String(port), TEST_PORT: String(testPort), LOG_LEVEL: 'warn' };
     const child = await run(tsx, ['src/cli/demo.ts'], { cwd: root, env }).then(

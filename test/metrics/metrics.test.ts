@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,6 +16,7 @@ import { startConfiguredMetrics } from '../../src/metrics/start.js';
 import { recordEvent } from '../../src/modules/events/events.service.js';
 import { api, startTestService, type TestService } from '../support/service.js';
 import { closedPort, insertEndpoint, Receiver, waitUntil } from '../webhooks/delivery-support.js';
+import { startServiceProcess, type ServiceProcess } from '../support/processes.js';
 
 interface Sample {
   name: string;
@@ -222,41 +222,15 @@ describe('configuration', () => {
   });
 });
 
-const root = path.resolve(import.meta.dirname, '../..');
-
-/**
- * `src/server.ts` or `src/worker.ts` as its own process, from the compiled bundle as `npm start`
- * runs it (built by the test run's global setup): under tsx, a loaded machine could make tsx
- * kill the child when its signal relay got no answer within 30 ms. Resolves with its exit code once stopped.
- */
-function startProcess(entry: string, env: Record<string, string>) {
-  const { DATABASE_URL: _ignored, ...rest } = process.env;
-  const bundle = path.join(root, 'build/service', `${path.basename(entry, '.ts')}.js`);
-  const child = spawn(process.execPath, [bundle], { cwd: root, env: { ...rest, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  // Its log (stdout) and errors, for the failure messages.
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stderr += String(c)));
-  child.stderr.on('data', (c: Buffer) => (stderr += String(c)));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return {
-    stderr: () => stderr,
-    async stop(): Promise<number | null> {
-      child.kill('SIGTERM');
-      return exited;
-    },
-    exited,
-  };
-}
-
-async function waitForMetrics(url: string, proc: { stderr(): string; exited: Promise<unknown> }) {
+async function waitForMetrics(url: string, proc: ServiceProcess) {
   let done = false;
   void proc.exited.then(() => (done = true));
   await waitUntil(
     async () => {
-      if (done) throw new Error(`the process exited: ${proc.stderr()}`);
+      if (done) throw new Error(`the process exited: ${proc.output()}`);
       return fetch(`${url}/metrics`).then((r) => r.ok, () => false);
     },
-    { timeoutMs: 60_000, intervalMs: 200, what: () => `metrics at ${url}: ${proc.stderr()}` },
+    { timeoutMs: 60_000, intervalMs: 200, what: () => `metrics at ${url}: ${proc.output()}` },
   );
 }
 
@@ -281,30 +255,28 @@ describe('the server and worker processes with METRICS_PORT', { timeout: 120_000
   });
 
   it('the server serves /metrics on its own port and closes it on SIGTERM', async () => {
-    const [port, testPort, metricsPort] = [await closedPort(), await closedPort(), await closedPort()];
-    const proc = startProcess('src/server.ts', { ...dbEnv, HOST: '127.0.0.1', PORT: String(port), TEST_PORT: String(testPort), METRICS_PORT: String(metricsPort) });
+    const metricsPort = await closedPort();
+    // Ready once the test listener answers /healthz (the metrics listener starts before it); that
+    // one answered request is the one counted below.
+    const proc = await startServiceProcess('server', { ...dbEnv, METRICS_PORT: String(metricsPort) });
     const url = `http://127.0.0.1:${metricsPort}`;
     try {
-      await waitForMetrics(url, proc);
-      // The metrics listener starts before the service's listeners: wait for the first answer
-      // (refused connections reach no route, so the one answered request is the one counted).
-      await waitUntil(() => fetch(`http://127.0.0.1:${testPort}/healthz`).then((r) => r.status === 200, () => false), { timeoutMs: 60_000, intervalMs: 100, what: () => `healthz: ${proc.stderr()}` });
       const { samples } = await scrape(url);
       expect(one(samples, 'http_request_duration_seconds_count', { listener: 'test', method: 'GET', route: '/healthz', status: '200' })).toBe(1);
       expect(one(samples, 'webhook_queue_depth')).toBe(0);
       expect(one(samples, 'billing_worker_lag_seconds')).toBe(0);
       expect(find(samples, 'db_pool_max_clients')).toHaveLength(onPostgres ? 1 : 0);
       // Not on the service's listeners.
-      expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(404);
+      expect((await fetch(`${proc.prodUrl}/metrics`)).status).toBe(404);
     } finally {
-      expect(await proc.stop(), proc.stderr()).toBe(0);
+      expect(await proc.stop(), proc.output()).toEqual({ code: 0, signal: null });
     }
     await expect(fetch(`${url}/metrics`)).rejects.toThrow();
   });
 
   it('the worker serves /metrics and closes it on SIGTERM', async () => {
     const metricsPort = await closedPort();
-    const proc = startProcess('src/worker.ts', { ...dbEnv, HOST: '127.0.0.1', METRICS_PORT: String(metricsPort) });
+    const proc = await startServiceProcess('worker', { ...dbEnv, METRICS_PORT: String(metricsPort) });
     const url = `http://127.0.0.1:${metricsPort}`;
     try {
       await waitForMetrics(url, proc);
@@ -314,7 +286,7 @@ describe('the server and worker processes with METRICS_PORT', { timeout: 120_000
       expect(one(samples, 'billing_worker_lag_seconds')).toBe(0);
       expect(find(samples, 'http_request_duration_seconds_count')).toEqual([]);
     } finally {
-      expect(await proc.stop(), proc.stderr()).toBe(0);
+      expect(await proc.stop(), proc.output()).toEqual({ code: 0, signal: null });
     }
     await expect(fetch(`${url}/metrics`)).rejects.toThrow();
   });

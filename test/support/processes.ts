@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
+import { closedPort } from '../webhooks/delivery-support.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -18,17 +18,6 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 /**
  * Starts `server` (waits until /healthz answers on the test listener) or `worker` (waits for
  * its "running" line), with the environment given on top of this process's (DATABASE_URL
@@ -36,8 +25,8 @@ export async function freePort(): Promise<number> {
  */
 export async function startServiceProcess(entry: 'server' | 'worker', env: Record<string, string | undefined>, options: { viaNpm?: boolean; readyWithinMs?: number } = {}): Promise<ServiceProcess> {
   // Ports the caller names (a restart on the same ports) or free ones.
-  const port = env.PORT ? Number(env.PORT) : await freePort();
-  const testPort = env.TEST_PORT ? Number(env.TEST_PORT) : await freePort();
+  const port = env.PORT ? Number(env.PORT) : await closedPort();
+  const testPort = env.TEST_PORT ? Number(env.TEST_PORT) : await closedPort();
   // viaNpm: exactly the README's `npm start` / `npm run worker` (npm passes signals on to the service).
   const [command, args] = options.viaNpm ? ['npm', entry === 'server' ? ['start', '--silent'] : ['run', '--silent', 'worker']] : [process.execPath, [path.join(ROOT, 'build/service', `${entry}.js`)]];
   const child = spawn(command, args, {
