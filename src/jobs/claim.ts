@@ -58,7 +58,7 @@ export async function claimDue(db: PrismaClient, o: ClaimOptions): Promise<Claim
   const maxOffset = o.only
     ? Prisma.sql`COALESCE((SELECT "offsetMs" FROM "StoreClock" WHERE "storeId" = ${o.only.storeId} AND "mode"::text = ${o.only.mode}), 0)`
     : Prisma.sql`(SELECT COALESCE(max("offsetMs"), 0) FROM "StoreClock")`;
-  const rows = await db.$queryRaw<(Omit<Claimed, 'offsetMs'> & { offsetMs: bigint; leaseEnd: Date })[]>`
+  const rows = await db.$queryRaw<(Omit<Claimed, 'offsetMs'> & { offsetMs: bigint; leaseUntil: Date })[]>`
     WITH due AS (
       SELECT j."id", COALESCE(c."offsetMs", 0) AS "offsetMs", ${group} AS "group"
       FROM ${table} j
@@ -86,16 +86,15 @@ export async function claimDue(db: PrismaClient, o: ClaimOptions): Promise<Claim
            "leaseUntil" = ${o.now}::timestamptz + (SELECT ms FROM lease) * interval '1 millisecond'
       FROM due
      WHERE j."id" = due."id"
-    RETURNING j."id", j."storeId", j."mode"::text AS "mode", j."attemptCount", due."offsetMs", j."nextAttemptAt" AS "leaseEnd"`;
+    RETURNING j."id", j."storeId", j."mode"::text AS "mode", j."attemptCount", due."offsetMs", j."leaseUntil"`;
   heldBy(db).note(o.table, rows, o.now);
-  return rows.map(({ leaseEnd: _l, ...r }) => ({ ...r, offsetMs: Number(r.offsetMs) })).sort((a, b) => (a.id < b.id ? -1 : 1));
+  return rows.map(({ leaseUntil: _l, ...r }) => ({ ...r, offsetMs: Number(r.offsetMs) })).sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 
 interface Held {
   attemptCount: number;
-  leaseEnd: Date;
-  /** Real time after which the lease has run out by itself. */
-  expiresAt: number;
+  /** The claim's lease end (real time): after it the lease has run out by itself. */
+  leaseUntil: Date;
 }
 
 /**
@@ -106,16 +105,15 @@ interface Held {
 class HeldLeases {
   private readonly held: Record<JobTable, Map<string, Held>> = { Job: new Map(), WebhookDelivery: new Map() };
 
-  note(table: JobTable, rows: { id: string; attemptCount: number; leaseEnd: Date; offsetMs: bigint }[], now: Date): void {
+  note(table: JobTable, rows: { id: string; attemptCount: number; leaseUntil: Date }[], now: Date): void {
     const book = this.held[table];
-    const realNow = now.getTime();
-    for (const [id, h] of book) if (h.expiresAt <= realNow) book.delete(id);
-    for (const r of rows) book.set(r.id, { attemptCount: r.attemptCount, leaseEnd: r.leaseEnd, expiresAt: r.leaseEnd.getTime() - Number(r.offsetMs) });
+    for (const [id, h] of book) if (h.leaseUntil <= now) book.delete(id);
+    for (const r of rows) book.set(r.id, { attemptCount: r.attemptCount, leaseUntil: r.leaseUntil });
   }
 
   /**
-   * Makes every claim still exactly as this client left it (pending, same attempt, same lease
-   * end: no outcome was recorded) due now by its store's clock, its attempt not counted. An
+   * Makes every claim still exactly as this client left it (pending, same attempt, its lease
+   * still set: no outcome was recorded, which clears it) due now by its store's clock, its attempt not counted. An
    * attempt that did reach the outside world before the process stopped is made again, as
    * after a crash: deliveries and jobs are at-least-once.
    */
@@ -131,8 +129,8 @@ class HeldLeases {
            SET "attemptCount" = j."attemptCount" - 1,
                "leaseUntil" = NULL,
                "nextAttemptAt" = now() + COALESCE((SELECT c."offsetMs" FROM "StoreClock" c WHERE c."storeId" = j."storeId" AND c."mode" = j."mode"), 0) * interval '1 millisecond'
-          FROM unnest(${entries.map(([id]) => id)}::text[], ${entries.map(([, h]) => h.attemptCount)}::int[], ${entries.map(([, h]) => h.leaseEnd)}::timestamptz[]) AS h(id, attempt, lease_end)
-         WHERE j."id" = h.id AND j."status" = 'pending' AND j."attemptCount" = h.attempt AND j."nextAttemptAt" = h.lease_end`;
+          FROM unnest(${entries.map(([id]) => id)}::text[], ${entries.map(([, h]) => h.attemptCount)}::int[], ${entries.map(([, h]) => h.leaseUntil)}::timestamptz[]) AS h(id, attempt, lease_until)
+         WHERE j."id" = h.id AND j."status" = 'pending' AND j."attemptCount" = h.attempt AND j."leaseUntil" = h.lease_until`;
     }
     return released;
   }
